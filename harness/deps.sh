@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Install the Debian packages the harness needs, once.  Root only; on a
+# machine where everything is present this prints nothing and is quick.
+. "$(dirname "$0")/lib.sh"
+
+pkgs=(linux-source-6.12 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
+      libc6-dev-arm64-cross busybox-static ccache flex bison libelf-dev
+      libssl-dev bc cpio kmod xz-utils rsync linux-perf python3 perl)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+# arm64 packages for the arm64 guest (busybox, perf and its libraries) come
+# from Debian's arm64 archive through multiarch.
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	dpkg --add-architecture arm64
+	need_update=1
+fi
+if [ ${#missing[@]} -gt 0 ] || [ -n "${need_update:-}" ]; then
+	[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
+	log "installing: ${missing[*]:-(arm64 package lists)}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	[ ${#missing[@]} -eq 0 ] || apt-get install -y -q "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Configure and build the kernel for ARCH/KERNEL/DEBUG; print the image path.
+#
+# The config is tinyconfig + configs/common.config + configs/$ARCH.config
+# (+ configs/debug.config), identical for stock and ours.  It is only
+# regenerated when a fragment changes.  Every fragment option that did not
+# survive olddefconfig is reported, so a silently dropped dependency shows.
+. "$(dirname "$0")/lib.sh"
+
+# Concurrent callers (helpers, make check of both arches) serialise on
+# the tree, then on the object directory.
+exec 8>"$BUILD/.overlay.lock"
+flock 8
+if [ "$KERNEL" = ours ]; then bash "$HARNESS/overlay.sh"; else bash "$HARNESS/base-tree.sh"; fi
+src=$(tree_for "$KERNEL")
+obj=$(objdir_for "$KERNEL" "$ARCH" "$DEBUG")
+mkdir -p "$obj"
+exec 9>"$obj.lock"
+flock 9
+flock -u 8
+label="$KERNEL $ARCH"; [ "$DEBUG" = 1 ] && label="$label debug"
+
+frags=("$HARNESS/configs/common.config" "$HARNESS/configs/$ARCH.config")
+[ "$DEBUG" = 1 ] && frags+=("$HARNESS/configs/debug.config")
+
+kmake() {
+	make -s -C "$src" O="$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
+		CC="ccache ${CROSS}gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP="2024-11-17 00:00:00 UTC" KBUILD_BUILD_USER=perfcore \
+		KBUILD_BUILD_HOST=qemu "$@"
+}
+
+want=$(cat "${frags[@]}" | sha1sum | cut -c1-40)
+if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.perfcore-config" 2>/dev/null)" != "$want" ]; then
+	log "configuring $label"
+	kmake tinyconfig >/dev/null
+	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" \
+		"$obj/.config" "${frags[@]}" >/dev/null)
+	kmake olddefconfig >/dev/null
+	# Report fragment lines that did not take effect.
+	bad=0
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) grep -qxF "$line" "$obj/.config" || {
+			log "config: $line did not stick"; bad=1; } ;;
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }; sym=${sym%% *}
+			grep -q "^$sym=y" "$obj/.config" && { log "config: $sym still set"; bad=1; } ;;
+		esac
+	done < <(cat "${frags[@]}")
+	[ $bad = 0 ] || log "config: some fragment options were dropped (see above)"
+	echo "$want" > "$obj/.perfcore-config"
+fi
+
+log "building $label (linux $(base_version), $JOBS jobs)"
+start=$(date +%s)
+if ! kmake -j"$JOBS" "$(basename "$IMAGE")" > "$obj/perfcore-build.log" 2>&1; then
+	tail -n 40 "$obj/perfcore-build.log" >&2
+	die "kernel build failed: $label (log: $obj/perfcore-build.log)"
+fi
+[ -f "$obj/$IMAGE" ] || die "no image at $obj/$IMAGE"
+log "built in $(( $(date +%s) - start ))s: $obj/$IMAGE"
+echo "$obj/$IMAGE"
