@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Boot ARCH/KERNEL/DEBUG in QEMU and run one job in the guest:
+#
+#   boot.sh MODE [TESTS]     MODE: check | run | bench
+#
+# Builds whatever is missing first.  The console is logged to
+# build/logs/<run>/console.log; the run directory is printed on stdout.
+# A guest that does not finish within the mode's time limit is killed and
+# the log says so (the parser turns that into a failure).
+. "$(dirname "$0")/lib.sh"
+
+mode=${1:?usage: boot.sh check|run|bench [TESTS]}
+tests=${2:-}
+[ "$(id -u)" = 0 ] || die "run as root (the guest image needs device nodes)"
+
+image=$(bash "$HARNESS/kbuild.sh" | tail -n 1)
+root=$(bash "$HARNESS/guest-root.sh" | tail -n 1)
+suite=$(SUITE_TESTS="$tests" bash "$HARNESS/suite-build.sh" | tail -n 1) ||
+	log "suite build had errors; running what was built"
+
+dbg=; [ "$DEBUG" = 1 ] && dbg=-debug
+tag=$ARCH-$KERNEL$dbg-$mode
+run=$LOGS/$tag-$(date +%Y%m%d-%H%M%S)-$$
+mkdir -p "$run/stage/suite"
+ln -sfn "$(basename "$run")" "$LOGS/$tag-latest"
+
+# The guest root is one cached cpio archive; the job-specific files are a
+# second one.  The kernel unpacks concatenated archives in order.
+base_cpio=$BUILD/guest-root-$ARCH.cpio
+if [ ! -f "$base_cpio" ] || [ "$root/.perfcore-root" -nt "$base_cpio" ]; then
+	mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
+	mknod -m 666 "$root/dev/null" c 1 3 2>/dev/null || true
+	(cd "$root" && find . ! -name .perfcore-root | cpio -o -H newc -R 0:0 --quiet) > "$base_cpio.$$"
+	mv "$base_cpio.$$" "$base_cpio"
+fi
+install -m 755 "$HARNESS/guest/init" "$run/stage/init"
+if [ -n "$tests" ]; then
+	for t in $tests; do
+		[ -x "$suite/$t" ] && cp "$suite/$t" "$run/stage/suite/" ||
+			log "no binary for $t (did it compile?)"
+	done
+else
+	for t in $(make -s -C "$SUITE_SRC" list); do
+		[ -x "$suite/$t" ] && cp "$suite/$t" "$run/stage/suite/" ||
+			log "no binary for $t (did it compile?)"
+		echo "$t" >> "$run/expected-binaries"
+	done
+	[ "$mode" = check ] && touch "$run/stage/suite/.perf-workflows"
+	[ "$mode" = check ] && [ "$ARCH" = x86_64 ] && [ "${PERF_TEST:-1}" = 1 ] &&
+		touch "$run/stage/suite/.perf-test"
+fi
+[ -x "$suite/bench" ] && cp "$suite/bench" "$run/stage/suite/"
+(cd "$run/stage" && find . | cpio -o -H newc -R 0:0 --quiet) > "$run/job.cpio"
+cat "$base_cpio" "$run/job.cpio" > "$run/initramfs.cpio"
+rm -rf "$run/stage" "$run/job.cpio"
+
+# Boot messages (KUnit's results among them) at the default level; the
+# guest's init then keeps only warnings and worse on the console.
+append="panic=-1 oops=panic perfcore.mode=$mode"
+case "$ARCH" in
+x86_64)
+	qemu=(qemu-system-x86_64 -machine pc -cpu max -smp 2 -m 2G
+	      -append "console=ttyS0 $append") ;;
+arm64)
+	# -icount: QEMU only offers INST_RETIRED with it, and it makes
+	# instruction counts exact and guest time deterministic.
+	qemu=(qemu-system-aarch64 -machine virt -cpu max -smp 2 -m 2G
+	      -icount shift=0 -append "console=ttyAMA0 $append") ;;
+esac
+[ "$mode" = bench ] && [ "$ARCH" = x86_64 ] && qemu+=(-icount shift=0)
+case "$mode" in
+check) limit=${CHECK_TIMEOUT:-1500} ;;
+bench) limit=900 ;;
+*) limit=600 ;;
+esac
+
+{
+	echo "perfcore: linux $(cat "$BUILD/base-version") kernel=$KERNEL arch=$ARCH debug=$DEBUG mode=$mode"
+	echo "perfcore: ${qemu[*]} -kernel $image"
+} > "$run/console.log"
+log "booting $tag (limit ${limit}s), log: $run/console.log"
+start=$(date +%s)
+set +e
+timeout -k 10 "$limit" "${qemu[@]}" -nographic -no-reboot -kernel "$image" \
+	-initrd "$run/initramfs.cpio" < /dev/null 2>&1 | tr -d '\r' >> "$run/console.log"
+rc=${PIPESTATUS[0]}
+set -e
+rm -f "$run/initramfs.cpio"
+[ "$rc" = 124 ] || [ "$rc" = 137 ] && echo "@@TIMEOUT after ${limit}s" >> "$run/console.log"
+log "guest finished in $(( $(date +%s) - start ))s (qemu rc=$rc)"
+echo "$run"
