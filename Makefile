@@ -1,0 +1,45 @@
+# perfcore: the entry point.  See README.md.
+#
+#   make run     [ARCH=x86_64|arm64] [KERNEL=ours|stock]
+#   make check   [ARCH=x86_64|arm64] [KERNEL=ours|stock] [DEBUG=1] [TESTS="attr read"]
+#   make bench   [ARCH=x86_64|arm64]
+#   make patches
+#   make deps | kernel | suite | clean | distclean
+#
+# Without ARCH, run, check and bench do both arches.
+
+ARCHES	:= $(if $(ARCH),$(ARCH),x86_64 arm64)
+KERNEL	?= ours
+DEBUG	?= 0
+export KERNEL DEBUG TESTS
+
+.PHONY: all run check bench patches deps kernel suite clean distclean
+
+all: check
+
+deps:
+	@bash harness/deps.sh
+
+run: deps
+	@set -e; for a in $(ARCHES); do ARCH=$$a bash harness/run.sh; done
+
+check: deps
+	@bash harness/check-all.sh $(ARCHES)
+
+bench: deps
+	@bash harness/bench.sh $(ARCHES)
+
+patches: deps
+	@bash harness/patches.sh
+
+kernel: deps
+	@set -e; for a in $(ARCHES); do ARCH=$$a bash harness/kbuild.sh; done
+
+suite: deps
+	@set -e; for a in $(ARCHES); do ARCH=$$a bash harness/suite-build.sh; done
+
+clean:
+	rm -rf build/logs build/suite-* build/patches build/bench.json
+
+distclean:
+	rm -rf build

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Turn one guest run's console log into results.
+
+usage: results.py RUN_DIR --arch A --kernel K [--debug] [--xfail FILE]
+
+Reads RUN_DIR/console.log and writes RUN_DIR/results.tsv (name, status,
+detail) and RUN_DIR/perf-test.txt, prints the failures and one summary line
+"<tag>: N passed, N failed, N skipped".  Statuses: pass, fail, skip, xfail
+(failed, listed in the expected-failures file), xpass (listed but passed:
+remove it from the list).  Exit status 1 when anything failed; an xpass is
+printed loudly but does not fail the run.
+
+What becomes a result:
+  suite.<binary>.<test>   kselftest TAP between @@BEGIN/@@RESULT markers;
+                          a binary that reported fewer tests than its plan,
+                          crashed, or is missing is a failure of its own
+  perf.<check>            perf-tool workflows (exit status of the command)
+  kunit.<suite>.<test>    KUnit results the kernel printed at boot
+  kernel.<check>          booted, finished before the time limit, and a
+                          console free of oopses, BUGs, WARNINGs, lockdep,
+                          KASAN and RCU-stall reports
+`perf test` lines are saved to perf-test.txt, not counted: comparing ours
+with stock test for test is the caller's business.
+"""
+import argparse
+import os
+import re
+import sys
+
+TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
+TAP = re.compile(r'^(not ok|ok)\s+(\d+)\s+(?:- )?(\S+)(.*)$')
+PLAN = re.compile(r'^1\.\.(\d+)')
+MARK = re.compile(r'^@@(\S+)\s*(.*)$')
+PERFTEST = re.compile(r'^\s*(\d+(?:\.\d+)?):\s+(.*?)\s*:\s+(Ok|FAILED!|Skip.*)$')
+
+# Console reports that mean the kernel misbehaved, whatever the test said.
+BAD_CONSOLE = [
+    r'Kernel panic', r'\bBUG:', r'Oops[:\s]', r'general protection fault',
+    r'Unable to handle kernel', r'KASAN:', r'UBSAN:', r'\bWARNING:',
+    r'possible (recursive|circular) locking', r'inconsistent lock state',
+    r'DEBUG_LOCKS_WARN_ON', r'ODEBUG:', r'list_(add|del) corruption',
+    r'rcu: INFO: rcu_\w+ (self-)?detected stall', r'detected stall',
+    r'INFO: task \S+ blocked for more than', r'suspicious RCU usage',
+    r'lockdep is turned off', r'hung_task',
+]
+BAD_RE = re.compile('|'.join(BAD_CONSOLE))
+
+
+def load_xfail(path, arch):
+    """name -> issue, for this arch ('arch:name' entries or plain names)."""
+    out = {}
+    if not path or not os.path.exists(path):
+        return out
+    for line in open(path):
+        line = line.split('#', 1)[0].strip() if not line.lstrip().startswith('#') else ''
+        if not line:
+            continue
+        parts = line.split()
+        name, issue = parts[0], (parts[1] if len(parts) > 1 else '?')
+        if ':' in name:
+            a, name = name.split(':', 1)
+            if a != arch:
+                continue
+        out[name] = issue
+    return out
+
+
+def parse(log_lines):
+    results = []            # (name, status, detail)
+    perftest = []
+    kunit_stack = {}        # indent -> suite name
+    section = None          # current @@BEGIN name
+    plan = seen = 0
+    ended = set()
+    began = set()
+    bad = []
+    booted = done = timeout = False
+    in_kunit = False
+
+    for raw in log_lines:
+        line = raw.rstrip('\n')
+        body = TS.sub('', line)
+        if BAD_RE.search(body) and not body.startswith(('#', 'ok', 'not ok')):
+            bad.append(body.strip())
+        m = MARK.match(line)
+        if m:
+            key, rest = m.groups()
+            if key.startswith('BEGIN-'):
+                booted = True
+            elif key == 'BEGIN':
+                section, plan, seen = rest.split()[0], 0, 0
+                began.add(section)
+            elif key == 'RESULT':
+                name, rc = (rest.split() + ['?'])[:2]
+                ended.add(name)
+                if name.startswith('suite.'):
+                    if plan == 0 and seen == 0:
+                        results.append((name, 'fail', f'no TAP output (exit {rc})'))
+                    elif seen < plan:
+                        results.append((name + '.incomplete', 'fail',
+                                        f'{plan - seen} of {plan} tests did not report (exit {rc})'))
+                elif name.startswith('perf.'):
+                    results.append((name, 'pass' if rc == '0' else 'fail',
+                                    '' if rc == '0' else f'exit {rc}'))
+                section = None
+            elif key == 'DONE':
+                done = True
+            elif key == 'TIMEOUT':
+                timeout = True
+            continue
+
+        if section and section.startswith('suite.'):
+            pm = PLAN.match(line)
+            if pm:
+                plan = int(pm.group(1))
+                continue
+            tm = TAP.match(line)
+            if tm:
+                st, _, name, rest = tm.groups()
+                seen += 1
+                if name.startswith('global.'):
+                    name = name[len('global.'):]
+                full = f'{section}.{name}'
+                if '# SKIP' in rest:
+                    results.append((full, 'skip', rest.split('# SKIP', 1)[1].strip()))
+                else:
+                    results.append((full, 'pass' if st == 'ok' else 'fail', ''))
+            continue
+        if section == 'perftest':
+            pt = PERFTEST.match(line)
+            if pt:
+                perftest.append(f'{pt.group(1)}\t{pt.group(3)}\t{pt.group(2)}')
+            continue
+
+        # KUnit output the kernel printed at boot (KTAP, indented by level).
+        if not booted:
+            if body.startswith('KTAP version'):
+                in_kunit = True
+                continue
+            if not in_kunit:
+                continue
+            indent = len(body) - len(body.lstrip(' '))
+            text = body.strip()
+            sm = re.match(r'^# Subtest: (\S+)', text)
+            if sm:
+                kunit_stack[indent] = sm.group(1)
+                continue
+            tm = TAP.match(text)
+            if tm and indent >= 4:
+                st, _, name, rest = tm.groups()
+                if kunit_stack.get(indent) == name:
+                    continue        # a parameterised test's own summary
+                suite = kunit_stack.get(indent - 4) or kunit_stack.get(indent - 8, '?')
+                full = f'kunit.{suite}.{name}'
+                if '# SKIP' in rest:
+                    results.append((full, 'skip', rest.split('# SKIP', 1)[1].strip()))
+                else:
+                    results.append((full, 'pass' if st == 'ok' else 'fail', ''))
+
+    for name in sorted(began - ended):
+        results.append((name + '.crashed', 'fail', 'guest stopped inside this step'))
+    results.append(('kernel.booted', 'pass' if booted else 'fail',
+                    '' if booted else 'init never started'))
+    if booted:
+        results.append(('kernel.finished', 'pass' if done and not timeout else 'fail',
+                        'timed out' if timeout else ('' if done else 'no @@DONE')))
+    results.append(('kernel.console_clean', 'fail' if bad else 'pass',
+                    '; '.join(bad[:5])))
+    return results, perftest, began
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('run')
+    ap.add_argument('--arch', required=True)
+    ap.add_argument('--kernel', required=True)
+    ap.add_argument('--debug', action='store_true')
+    ap.add_argument('--xfail')
+    a = ap.parse_args()
+
+    with open(os.path.join(a.run, 'console.log'), errors='replace') as f:
+        results, perftest, began = parse(f)
+    exp = os.path.join(a.run, 'expected-binaries')
+    if os.path.exists(exp):
+        for b in open(exp).read().split():
+            if f'suite.{b}' not in began:
+                results.append((f'suite.{b}.missing', 'fail', 'binary not built or not run'))
+
+    xfail = load_xfail(a.xfail, a.arch) if a.kernel == 'ours' else {}
+    final = []
+    for name, st, detail in results:
+        if name in xfail:
+            if st == 'fail':
+                st, detail = 'xfail', f'expected failure ({xfail[name]}) {detail}'.strip()
+            elif st == 'pass':
+                st, detail = 'xpass', f'listed in expected-failures ({xfail[name]}) but passed: remove it'
+        final.append((name, st, detail))
+
+    with open(os.path.join(a.run, 'results.tsv'), 'w') as f:
+        for r in final:
+            f.write('\t'.join(r) + '\n')
+    with open(os.path.join(a.run, 'perf-test.txt'), 'w') as f:
+        f.write('\n'.join(perftest) + ('\n' if perftest else ''))
+
+    tag = f'{a.arch}/{a.kernel}' + ('/debug' if a.debug else '')
+    count = {k: 0 for k in ('pass', 'fail', 'skip', 'xfail', 'xpass')}
+    for name, st, detail in final:
+        count[st] += 1
+        if st in ('fail', 'xpass'):
+            print(f'  {st.upper():5} {tag} {name}' + (f': {detail}' if detail else ''))
+    if perftest:
+        ok = sum(1 for p in perftest if '\tOk\t' in p)
+        fl = sum(1 for p in perftest if '\tFAILED!\t' in p)
+        print(f'  perf test ({tag}): {ok} Ok, {fl} FAILED, {len(perftest) - ok - fl} skipped '
+              f'(saved to {os.path.join(a.run, "perf-test.txt")})')
+    extra = ''
+    if count['xfail'] or count['xpass']:
+        extra = f" ({count['xfail']} expected failures, {count['xpass']} unexpected passes)"
+    print(f"{tag}: {count['pass'] + count['xpass']} passed, {count['fail']} failed, "
+          f"{count['skip']} skipped{extra}")
+    return 1 if count['fail'] else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
