@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# make bench: boot stock and ours (same config) under the same -icount
+# setting, run the same micro-benchmarks in both, print ours/stock ratios
+# and write them to build/bench.json.  Under -icount guest time advances
+# with instructions executed, so the figures are deterministic enough to
+# compare without repetition.
+. "$(dirname "$0")/lib.sh"
+
+arches=("$@")
+[ ${#arches[@]} -gt 0 ] || arches=(x86_64 arm64)
+tsv=$BUILD/bench.tsv
+: > "$tsv"
+for a in "${arches[@]}"; do
+	for k in stock ours; do
+		run=$(ARCH=$a KERNEL=$k DEBUG=0 bash "$HARNESS/boot.sh" bench | tail -n 1)
+		grep -q '^@@RESULT bench 0' "$run/console.log" ||
+			die "bench failed on $a/$k (log: $run/console.log)"
+		awk -v a="$a" -v k="$k" '$1 == "BENCH" { print a "\t" k "\t" $2 "\t" $3 "\t" $4 }' \
+			"$run/console.log" >> "$tsv"
+	done
+done
+python3 - "$tsv" "$BUILD/bench.json" "$(cat "$BUILD/base-version")" <<'PY'
+import json, sys
+tsv, out, ver = sys.argv[1:4]
+rows = {}
+for line in open(tsv):
+    arch, kernel, name, value, unit = line.rstrip('\n').split('\t')
+    rows.setdefault((arch, name), {'unit': unit})[kernel] = float(value)
+table = []
+print(f"{'arch':8} {'benchmark':24} {'stock':>12} {'ours':>12} {'unit':8} {'ours/stock':>10}")
+for (arch, name), r in rows.items():
+    s, o = r.get('stock'), r.get('ours')
+    ratio = (o / s) if s and o is not None else None
+    table.append({'arch': arch, 'benchmark': name, 'unit': r['unit'],
+                  'stock': s, 'ours': o, 'ratio': ratio})
+    fmt = lambda v: f'{v:12.1f}' if v is not None else f"{'-':>12}"
+    print(f"{arch:8} {name:24} {fmt(s)} {fmt(o)} {r['unit']:8} "
+          f"{(f'{ratio:10.2f}' if ratio is not None else '         -')}")
+json.dump({'linux': ver, 'results': table}, open(out, 'w'), indent=1)
+print(f'written to {out}')
+PY
