@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Software events (PERF_TYPE_SOFTWARE) with exact expectations: page
+ * faults, context switches, migrations, the two clocks, and the events
+ * that must count nothing in ordinary code.
+ */
+#include "kselftest_harness.h"
+#include "perf_test.h"
+
+#define PAGE		((size_t)sysconf(_SC_PAGESIZE))
+#define NPAGES		128
+#define ROUND_TRIPS	100
+
+static char *map_pages(int n)
+{
+	void *p = mmap(NULL, (size_t)n * PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Count config over writing to n fresh anonymous pages. */
+static int count_touch(__u64 config, int n, __u64 *v)
+{
+	char *p = map_pages(n);
+	int fd = open_sw(config, 1, -1);
+	int ret = -1;
+
+	if (p && fd >= 0 && !ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		for (int i = 0; i < n; i++)
+			((volatile char *)p)[(size_t)i * PAGE] = 1;
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		ret = read_count(fd, v);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (p)
+		munmap(p, (size_t)n * PAGE);
+	return ret;
+}
+
+TEST(page_faults_exact_for_fresh_anon_pages)
+{
+	__u64 v = ~0ULL;
+
+	ASSERT_EQ(0, count_touch(PERF_COUNT_SW_PAGE_FAULTS, NPAGES, &v));
+	/* One fault per fresh page, nothing else between enable/disable. */
+	EXPECT_EQ(NPAGES, v);
+}
+
+TEST(page_faults_min_exact_for_fresh_anon_pages)
+{
+	__u64 v = ~0ULL;
+
+	ASSERT_EQ(0, count_touch(PERF_COUNT_SW_PAGE_FAULTS_MIN, NPAGES, &v));
+	EXPECT_EQ(NPAGES, v);
+}
+
+TEST(page_faults_maj_zero_for_anon_pages)
+{
+	__u64 v = ~0ULL;
+
+	ASSERT_EQ(0, count_touch(PERF_COUNT_SW_PAGE_FAULTS_MAJ, NPAGES, &v));
+	EXPECT_EQ(0, v);
+}
+
+TEST(page_faults_second_touch_not_counted)
+{
+	char *p = map_pages(NPAGES);
+	__u64 v = ~0ULL;
+	int fd;
+
+	ASSERT_NE(NULL, p);
+	for (int i = 0; i < NPAGES; i++)
+		((volatile char *)p)[(size_t)i * PAGE] = 1;
+	fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS, 0, -1);
+	ASSERT_GE(fd, 0);
+	for (int i = 0; i < NPAGES; i++)
+		((volatile char *)p)[(size_t)i * PAGE] = 2;
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_count(fd, &v));
+	EXPECT_EQ(0, v);
+	close(fd);
+	munmap(p, NPAGES * PAGE);
+}
+
+/*
+ * N pipe round trips with a partner process on the same CPU: each trip
+ * switches us out exactly once, either when the write wakes the partner
+ * or when our read blocks.
+ */
+static int pingpong_count(__u64 config, __u64 *v)
+{
+	int a[2], b[2], fd, ret = -1;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(a) || pipe(b) || pin_to_cpu(0))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		for (int i = 0; i < ROUND_TRIPS; i++)
+			if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	fd = open_sw(config, 0, -1);
+	if (fd >= 0) {
+		for (int i = 0; i < ROUND_TRIPS; i++)
+			if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
+				break;
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		ret = read_count(fd, v);
+		close(fd);
+	}
+	waitpid(pid, NULL, 0);
+	close(a[0]); close(a[1]); close(b[0]); close(b[1]);
+	return ret;
+}
+
+TEST(context_switches_pipe_round_trips)
+{
+	__u64 v = 0;
+
+	ASSERT_EQ(0, pingpong_count(PERF_COUNT_SW_CONTEXT_SWITCHES, &v));
+	EXPECT_GE(v, ROUND_TRIPS);
+	EXPECT_LE(v, ROUND_TRIPS + ROUND_TRIPS / 10);
+}
+
+TEST(context_switches_nanosleep)
+{
+	/*
+	 * 1 ms, not less: a sleep whose hrtimer has already expired by the
+	 * time the task would schedule() returns without switching (seen with
+	 * 100 us sleeps under arm64 -icount).
+	 */
+	struct timespec ts = { 0, 1000000 };
+	__u64 v = 0;
+	int fd = open_sw(PERF_COUNT_SW_CONTEXT_SWITCHES, 0, -1);
+
+	ASSERT_GE(fd, 0);
+	for (int i = 0; i < 20; i++)
+		nanosleep(&ts, NULL);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_count(fd, &v));
+	EXPECT_GE(v, 20);
+	EXPECT_LE(v, 24);
+	close(fd);
+}
+
+static int count_clock_over_burn(__u64 config, __u64 *v, __u64 *cpu)
+{
+	int fd = open_sw(config, 1, -1);
+	__u64 t0, t1;
+
+	if (fd < 0)
+		return -1;
+	t0 = thread_cpu_ns();
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	burn_cpu_ns(50000000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	t1 = thread_cpu_ns();
+	*cpu = t1 - t0;
+	read_count(fd, v);
+	close(fd);
+	return 0;
+}
+
+TEST(task_clock_matches_thread_cputime)
+{
+	__u64 v = 0, cpu = 0;
+
+	ASSERT_EQ(0, count_clock_over_burn(PERF_COUNT_SW_TASK_CLOCK, &v, &cpu));
+	EXPECT_GE(v, cpu - cpu / 20);
+	EXPECT_LE(v, cpu + cpu / 20);
+}
+
+TEST(cpu_clock_matches_thread_cputime)
+{
+	__u64 v = 0, cpu = 0;
+
+	ASSERT_EQ(0, count_clock_over_burn(PERF_COUNT_SW_CPU_CLOCK, &v, &cpu));
+	EXPECT_GE(v, cpu - cpu / 20);
+	EXPECT_LE(v, cpu + cpu / 20);
+}
+
+TEST(task_clock_stops_while_sleeping)
+{
+	struct timespec ts = { 0, 50000000 };
+	__u64 v = 0;
+	int fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+
+	ASSERT_GE(fd, 0);
+	nanosleep(&ts, NULL);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_count(fd, &v));
+	/* 50 ms asleep: only the syscall entry/exit is on-CPU. */
+	EXPECT_LT(v, 10000000);
+	close(fd);
+}
+
+TEST(cpu_migrations_between_cpu0_and_cpu1)
+{
+	__u64 v = ~0ULL;
+	int fd;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, pin_to_cpu(0));
+	fd = open_sw(PERF_COUNT_SW_CPU_MIGRATIONS, 0, -1);
+	ASSERT_GE(fd, 0);
+	/* Each affinity change away from the current CPU moves us once. */
+	for (int i = 0; i < 10; i++)
+		ASSERT_EQ(0, pin_to_cpu((i + 1) & 1));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_count(fd, &v));
+	EXPECT_EQ(10, v);
+	close(fd);
+}
+
+TEST(cpu_migrations_zero_when_pinned)
+{
+	struct timespec ts = { 0, 1000000 };
+	__u64 v = ~0ULL;
+	int fd;
+
+	ASSERT_EQ(0, pin_to_cpu(0));
+	fd = open_sw(PERF_COUNT_SW_CPU_MIGRATIONS, 0, -1);
+	ASSERT_GE(fd, 0);
+	for (int i = 0; i < 10; i++)
+		nanosleep(&ts, NULL);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_count(fd, &v));
+	EXPECT_EQ(0, v);
+	close(fd);
+}
+
+/* Events ordinary code never triggers: they open and read zero. */
+static void expect_zero_event(struct __test_metadata *_metadata, __u64 config)
+{
+	__u64 v = ~0ULL;
+	int fd = open_sw(config, 0, -1);
+
+	ASSERT_GE(fd, 0);
+	burn_cpu_ns(2000000);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_count(fd, &v));
+	EXPECT_EQ(0, v);
+	close(fd);
+}
+
+TEST(alignment_faults_zero)
+{
+	expect_zero_event(_metadata, PERF_COUNT_SW_ALIGNMENT_FAULTS);
+}
+
+TEST(emulation_faults_zero)
+{
+	expect_zero_event(_metadata, PERF_COUNT_SW_EMULATION_FAULTS);
+}
+
+TEST(dummy_counts_zero)
+{
+	char *p = map_pages(16);
+	__u64 v = ~0ULL;
+	int fd = open_sw(PERF_COUNT_SW_DUMMY, 0, -1);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_NE(NULL, p);
+	for (int i = 0; i < 16; i++)
+		p[i * PAGE] = 1;
+	burn_cpu_ns(2000000);
+	usleep(1000);
+	ASSERT_EQ(0, read_count(fd, &v));
+	EXPECT_EQ(0, v);
+	close(fd);
+}
+
+TEST(bpf_output_accepted)
+{
+	struct perf_event_attr attr;
+	__u64 v = ~0ULL;
+	int fd;
+
+	attr_sw(&attr, PERF_COUNT_SW_BPF_OUTPUT);
+	attr.sample_type = PERF_SAMPLE_RAW;
+	attr.sample_period = 1;
+	attr.wakeup_events = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, read_count(fd, &v));
+	/* Only bpf_perf_event_output() makes it count. */
+	EXPECT_EQ(0, v);
+	close(fd);
+}
+
+TEST(cgroup_switches_opens_and_reads)
+{
+	__u64 v = ~0ULL;
+	int fd = open_sw(PERF_COUNT_SW_CGROUP_SWITCHES, 0, -1);
+
+	ASSERT_GE(fd, 0);
+	usleep(1000);
+	ASSERT_EQ(0, read_count(fd, &v));
+	EXPECT_NE(~0ULL, v);
+	close(fd);
+}
+
+TEST(config_max_enoent)
+{
+	struct perf_event_attr attr;
+
+	attr_sw(&attr, PERF_COUNT_SW_MAX);
+	EXPECT_EQ(-1, sys_perf_event_open(&attr, 0, -1, -1, 0));
+	EXPECT_EQ(ENOENT, errno);
+	attr_sw(&attr, 1000);
+	EXPECT_EQ(-1, sys_perf_event_open(&attr, 0, -1, -1, 0));
+	EXPECT_EQ(ENOENT, errno);
+}
+
+TEST(per_cpu_page_faults_count)
+{
+	char *p = map_pages(NPAGES);
+	struct perf_event_attr attr;
+	__u64 v = 0;
+	int fd;
+
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(0, pin_to_cpu(0));
+	attr_sw(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	fd = sys_perf_event_open(&attr, -1, 0, -1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	for (int i = 0; i < NPAGES; i++)
+		((volatile char *)p)[(size_t)i * PAGE] = 1;
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_count(fd, &v));
+	/* Everything on CPU 0: ours plus whatever else faulted there. */
+	EXPECT_GE(v, NPAGES);
+	close(fd);
+	munmap(p, NPAGES * PAGE);
+}
+
+TEST(per_cpu_cpu_clock_counts_wall_time)
+{
+	struct timespec ts = { 0, 50000000 };
+	struct perf_event_attr attr;
+	__u64 v = 0;
+	int fd;
+
+	attr_sw(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr.disabled = 0;
+	fd = sys_perf_event_open(&attr, -1, 0, -1, 0);
+	ASSERT_GE(fd, 0);
+	nanosleep(&ts, NULL);
+	ASSERT_EQ(0, read_count(fd, &v));
+	/* A CPU-wide clock runs whatever that CPU does, idle included. */
+	EXPECT_GE(v, 50000000ULL);
+	EXPECT_LT(v, 5000000000ULL);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
