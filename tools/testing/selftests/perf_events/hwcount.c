@@ -476,47 +476,40 @@ struct sample_stats {
 
 /*
  * Walk the ring buffer of a sampling event whose sample_type is
- * IP | TID | PERIOD and tally the samples.
+ * IP | TID | PERIOD and tally the samples.  The event is disabled by
+ * now, so this only reads: data_tail is left alone.
  */
-static void tally_samples(struct perf_event_mmap_page *mp, size_t data_len,
-			  __u64 period, struct sample_stats *st)
+static void tally_samples(struct perf_rb *rb, __u64 period,
+			  struct sample_stats *st)
 {
-	const char *data = (const char *)mp + mp->data_offset;
-	__u64 head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
-	__u64 tail = mp->data_tail;
+	struct {
+		struct perf_event_header h;
+		__u64 ip;
+		__u32 pid, tid;
+		__u64 period;
+	} r;
+	int type;
 
 	memset(st, 0, sizeof(*st));
-	while (tail < head) {
-		const struct perf_event_header *h =
-			(const void *)(data + (tail % data_len));
-		const __u64 *p = (const __u64 *)(h + 1);
-
-		if (!h->size)
-			break;
-		if (h->type == PERF_RECORD_SAMPLE) {
-			__u32 pid = ((const __u32 *)&p[1])[0];
-			__u32 tid = ((const __u32 *)&p[1])[1];
-
+	while ((type = perf_rb_fetch(rb, &r, sizeof(r))) >= 0) {
+		if (type == PERF_RECORD_SAMPLE) {
 			st->samples++;
-			if (p[2] != period)
+			if (r.period != period)
 				st->bad_period++;
-			if (pid != (__u32)getpid() ||
-			    tid != (__u32)syscall(__NR_gettid))
+			if (r.pid != (__u32)getpid() ||
+			    r.tid != (__u32)syscall(__NR_gettid))
 				st->bad_tid++;
-			if (p[0] >= (unsigned long)hwc_loop_body &&
-			    p[0] <= (unsigned long)hwc_loop_end)
+			if (r.ip >= (unsigned long)hwc_loop_body &&
+			    r.ip <= (unsigned long)hwc_loop_end)
 				st->in_loop++;
 		} else {
 			st->other++;
 		}
-		tail += h->size;
 	}
 }
 
-static int open_sampler(__u64 config, __u64 period,
-			struct perf_event_mmap_page **mp, size_t *data_len)
+static int open_sampler(__u64 config, __u64 period, struct perf_rb *rb)
 {
-	const size_t pg = sysconf(_SC_PAGESIZE);
 	struct perf_event_attr attr;
 	int fd;
 
@@ -529,10 +522,7 @@ static int open_sampler(__u64 config, __u64 period,
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	if (fd < 0)
 		return -1;
-	*data_len = 8 * pg;
-	*mp = mmap(NULL, pg + *data_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		   fd, 0);
-	if (*mp == MAP_FAILED) {
+	if (perf_rb_map(rb, fd, 8)) {
 		close(fd);
 		return -1;
 	}
@@ -549,13 +539,12 @@ TEST(hw_sample_period_exact)
 {
 	const __u64 period = 100000;
 	const unsigned long m = 20;
-	struct perf_event_mmap_page *mp;
+	struct perf_rb rb;
 	struct sample_stats st;
-	size_t dlen;
 	int fd;
 
 	HW_REQUIRE();
-	fd = open_sampler(PERF_COUNT_HW_CPU_CYCLES, period, &mp, &dlen);
+	fd = open_sampler(PERF_COUNT_HW_CPU_CYCLES, period, &rb);
 	ASSERT_GE(fd, 0);
 
 	hwc_loop(1000);		/* fault the loop in before counting */
@@ -563,7 +552,7 @@ TEST(hw_sample_period_exact)
 	hwc_loop(m * period / LOOP_K);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 
-	tally_samples(mp, dlen, period, &st);
+	tally_samples(&rb, period, &st);
 	EXPECT_EQ(0, st.other);
 	EXPECT_EQ(0, st.bad_period);
 	EXPECT_EQ(0, st.bad_tid);
@@ -573,7 +562,7 @@ TEST(hw_sample_period_exact)
 	EXPECT_GE(st.in_loop + 1, st.samples)
 		TH_LOG("%lu of %lu sample IPs in the loop", st.in_loop,
 		       st.samples);
-	munmap(mp, sysconf(_SC_PAGESIZE) + dlen);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -595,15 +584,14 @@ TEST(hw_sample_period_instructions)
 {
 	const __u64 period = 100000;
 	const unsigned long m = 20, chunks = m * 10;
-	struct perf_event_mmap_page *mp;
+	struct perf_rb rb;
 	struct sample_stats st;
 	unsigned long i;
-	size_t dlen;
 	__u64 count;
 	int fd;
 
 	HW_REQUIRE();
-	fd = open_sampler(PERF_COUNT_HW_INSTRUCTIONS, period, &mp, &dlen);
+	fd = open_sampler(PERF_COUNT_HW_INSTRUCTIONS, period, &rb);
 	ASSERT_GE(fd, 0);
 
 	hwc_loop(1000);
@@ -615,7 +603,7 @@ TEST(hw_sample_period_instructions)
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ASSERT_EQ(0, read_count(fd, &count));
 
-	tally_samples(mp, dlen, period, &st);
+	tally_samples(&rb, period, &st);
 	EXPECT_EQ(0, st.other);
 	EXPECT_EQ(0, st.bad_period);
 	EXPECT_EQ(0, st.bad_tid);
@@ -625,7 +613,7 @@ TEST(hw_sample_period_instructions)
 		TH_LOG("count %llu samples %lu", count, st.samples);
 	EXPECT_LE(st.samples, count / period + 1)
 		TH_LOG("count %llu samples %lu", count, st.samples);
-	munmap(mp, sysconf(_SC_PAGESIZE) + dlen);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 

@@ -35,6 +35,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -210,6 +211,21 @@ static inline __u64 thread_cpu_ns(void)
 	return (__u64)t.tv_sec * 1000000000ULL + t.tv_nsec;
 }
 
+/*
+ * The calling thread's context switches as the scheduler accounts them
+ * (voluntary + involuntary).  The scheduler bumps these exactly where it
+ * emits the context-switches software event and sched:sched_switch for
+ * the outgoing task, so they are the ground truth for both.
+ */
+static inline __u64 thread_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (__u64)ru.ru_nvcsw + (__u64)ru.ru_nivcsw;
+}
+
 /* Pin the calling thread to one CPU; returns 0 on success. */
 static inline int pin_to_cpu(int cpu)
 {
@@ -218,6 +234,140 @@ static inline int pin_to_cpu(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* The page size: buffers and test mappings come in whole pages. */
+static inline long page_sz(void)
+{
+	return sysconf(_SC_PAGESIZE);
+}
+
+/* n fresh (not yet faulted in) private anonymous pages, or NULL. */
+static inline char *fresh(int n)
+{
+	char *p = mmap(NULL, n * page_sz(), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * The mmap ring buffer (perf_event_open(2), "MMAP layout"): one user page
+ * (struct perf_event_mmap_page) then a power-of-two number of data pages.
+ * data_head and data_tail are free-running byte positions, so a record
+ * can wrap around the end of the data area: records are copied out byte
+ * by byte with the position masked, never read in place.
+ */
+
+/*
+ * Map 1 + pages pages of fd's buffer with prot (PROT_READ alone is the
+ * overwrite mode) and fault all of them in now: several tests count page
+ * faults exactly, and reading the buffer later must not add any.
+ * Returns the user page, or NULL.
+ */
+static inline void *perf_rb_mmap(int fd, size_t pages, int prot)
+{
+	long pg = page_sz();
+	void *p = mmap(NULL, (1 + pages) * pg, prot, MAP_SHARED, fd, 0);
+	volatile char *c = p;
+	size_t i;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	for (i = 0; i <= pages; i++)
+		(void)c[i * pg];
+	return p;
+}
+
+/* data_head, loaded with the acquire the ABI asks for before the data. */
+static inline __u64 perf_rb_head(const struct perf_event_mmap_page *up)
+{
+	return __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
+}
+
+/* Copy n bytes starting at byte position pos of the data area, wrapping. */
+static inline void perf_rb_read(const struct perf_event_mmap_page *up,
+				__u64 pos, void *dst, size_t n)
+{
+	const char *data = (const char *)up + up->data_offset;
+	__u64 mask = up->data_size - 1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		((char *)dst)[i] = data[(pos + i) & mask];
+}
+
+/*
+ * Copy the record at pos, at most len bytes of it, with no checks: for
+ * tests that pick the position themselves (overwrite or backward
+ * buffers, a record at a known offset).
+ */
+static inline void perf_rb_copy(const struct perf_event_mmap_page *up,
+				__u64 pos, void *buf, size_t len)
+{
+	struct perf_event_header h;
+
+	perf_rb_read(up, pos, &h, sizeof(h));
+	if (h.size < len)
+		len = h.size;
+	perf_rb_read(up, pos, buf, len);
+}
+
+/* A reader walking the buffer from the start, record by record. */
+struct perf_rb {
+	struct perf_event_mmap_page *up;
+	__u64 pos;		/* our read position: the next record */
+	size_t pages;		/* data pages, for perf_rb_unmap() */
+};
+
+/* Map a writable buffer of pages data pages on fd; 0 or -1. */
+static inline int perf_rb_map(struct perf_rb *rb, int fd, size_t pages)
+{
+	rb->pos = 0;
+	rb->pages = pages;
+	rb->up = perf_rb_mmap(fd, pages, PROT_READ | PROT_WRITE);
+	return rb->up ? 0 : -1;
+}
+
+static inline void perf_rb_unmap(struct perf_rb *rb)
+{
+	munmap(rb->up, (1 + rb->pages) * page_sz());
+}
+
+/*
+ * Copy out the next record into buf (zero-filled first, at most len
+ * bytes of the record) and step past it, leaving data_tail alone: the
+ * space is not handed back to the kernel.  Returns the record type, or
+ * -1 when there is no further record (or its header is malformed).
+ */
+static inline int perf_rb_fetch(struct perf_rb *rb, void *buf, size_t len)
+{
+	__u64 head = perf_rb_head(rb->up);
+	struct perf_event_header h;
+
+	if (rb->pos >= head)
+		return -1;
+	perf_rb_read(rb->up, rb->pos, &h, sizeof(h));
+	if (h.size < sizeof(h))
+		return -1;
+	memset(buf, 0, len);
+	perf_rb_read(rb->up, rb->pos, buf, h.size < len ? h.size : len);
+	rb->pos += h.size;
+	return h.type;
+}
+
+/*
+ * perf_rb_fetch(), then publish data_tail: in a writable mapping the
+ * kernel never overwrites unread data, so a reader that keeps up must
+ * give the space back or later records are lost.
+ */
+static inline int perf_rb_next(struct perf_rb *rb, void *buf, size_t len)
+{
+	int type = perf_rb_fetch(rb, buf, len);
+
+	if (type >= 0)
+		__atomic_store_n(&rb->up->data_tail, rb->pos, __ATOMIC_RELEASE);
+	return type;
 }
 
 #endif /* PERF_TEST_H */

@@ -23,11 +23,6 @@ struct rec_lost {
 	__u64 lost;
 };
 
-static long page_sz(void)
-{
-	return sysconf(_SC_PAGESIZE);
-}
-
 /* page-faults, period 1, sample ADDR, disabled, on this thread. */
 static int open_pf(int cpu, pid_t pid, __u64 read_format)
 {
@@ -39,29 +34,6 @@ static int open_pf(int cpu, pid_t pid, __u64 read_format)
 	attr.read_format = read_format;
 	attr.exclude_kernel = 1;
 	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
-}
-
-static void *map_rb(int fd, int data_pages, int prot)
-{
-	long pg = page_sz();
-	void *p = mmap(NULL, (1 + data_pages) * pg, prot, MAP_SHARED, fd, 0);
-	volatile char *c = p;
-	int i;
-
-	if (p == MAP_FAILED)
-		return NULL;
-	/* fault the whole mapping in now so that reading it later is free */
-	for (i = 0; i <= data_pages; i++)
-		(void)c[i * pg];
-	return p;
-}
-
-static char *fresh(int n)
-{
-	char *p = mmap(NULL, n * page_sz(), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
 }
 
 static void __attribute__((noinline)) touch(char *p, int n)
@@ -86,30 +58,6 @@ static void fault_pages(int fd, int n)
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	munmap(warm, page_sz());
 	munmap(p, (n ? n : 1) * page_sz());
-}
-
-static __u64 head_of(void *base)
-{
-	struct perf_event_mmap_page *pg = base;
-
-	return __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-}
-
-/* Copy the record at byte position pos of the data area, handling wrap. */
-static void copy_rec(void *base, __u64 pos, void *buf, size_t len)
-{
-	struct perf_event_mmap_page *pg = base;
-	char *data = (char *)base + pg->data_offset;
-	__u64 size = pg->data_size;
-	struct perf_event_header h;
-	size_t i;
-
-	for (i = 0; i < sizeof(h); i++)
-		((char *)&h)[i] = data[(pos + i) & (size - 1)];
-	if (h.size < len)
-		len = h.size;
-	for (i = 0; i < len; i++)
-		((char *)buf)[i] = data[(pos + i) & (size - 1)];
 }
 
 TEST(rb_mmap_size_one_plus_power_of_two)
@@ -176,7 +124,7 @@ TEST(rb_user_page_initial_fields)
 	int fd = open_pf(-1, 0, 0);
 
 	ASSERT_GE(fd, 0);
-	up = map_rb(fd, 4, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(fd, 4, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 	EXPECT_EQ(0, up->version);
 	EXPECT_EQ(0, up->compat_version);
@@ -223,7 +171,7 @@ TEST(rb_user_page_self_monitoring_snapshot)
 	int fd = open_pf(-1, 0, 0);
 
 	ASSERT_GE(fd, 0);
-	up = map_rb(fd, 1, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(fd, 1, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 	lock0 = up->lock;
 	fault_pages(fd, 3);
@@ -244,7 +192,7 @@ TEST(rb_user_page_self_monitoring_snapshot)
 	EXPECT_NE(lock0, up->lock);
 	EXPECT_EQ(0, up->lock & 1);
 	/* 3 records of header+addr */
-	EXPECT_EQ(3 * REC_SZ, head_of(up));
+	EXPECT_EQ(3 * REC_SZ, perf_rb_head(up));
 	munmap(up, 2 * pg);
 	close(fd);
 }
@@ -259,12 +207,12 @@ TEST(rb_data_head_advances_with_records)
 	int n = 0;
 
 	ASSERT_GE(fd, 0);
-	up = map_rb(fd, 2, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(fd, 2, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 	fault_pages(fd, 7);
-	EXPECT_EQ(7 * REC_SZ, head_of(up));
-	for (pos = 0; pos < head_of(up); pos += h.size) {
-		copy_rec(up, pos, &h, sizeof(h));
+	EXPECT_EQ(7 * REC_SZ, perf_rb_head(up));
+	for (pos = 0; pos < perf_rb_head(up); pos += h.size) {
+		perf_rb_copy(up, pos, &h, sizeof(h));
 		EXPECT_EQ(PERF_RECORD_SAMPLE, h.type);
 		EXPECT_EQ(PERF_RECORD_MISC_USER, h.misc & PERF_RECORD_MISC_CPUMODE_MASK);
 		EXPECT_EQ(REC_SZ, h.size);
@@ -294,19 +242,19 @@ TEST(rb_data_tail_limits_writes_and_lost_follows)
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &id));
-	up = map_rb(fd, 1, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(fd, 1, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 	fault_pages(fd, n);
-	EXPECT_EQ(fit * REC_SZ, head_of(up));
+	EXPECT_EQ(fit * REC_SZ, perf_rb_head(up));
 	ASSERT_EQ(sizeof(rf), read(fd, rf, sizeof(rf)));
 	EXPECT_EQ(n, rf[0]);
 	EXPECT_EQ(n - fit, rf[1]);
 
 	/* consume everything */
-	__atomic_store_n(&up->data_tail, head_of(up), __ATOMIC_RELEASE);
+	__atomic_store_n(&up->data_tail, perf_rb_head(up), __ATOMIC_RELEASE);
 	fault_pages(fd, 1);
-	EXPECT_EQ(fit * REC_SZ + sizeof(lost) + REC_SZ, head_of(up));
-	copy_rec(up, fit * REC_SZ, &lost, sizeof(lost));
+	EXPECT_EQ(fit * REC_SZ + sizeof(lost) + REC_SZ, perf_rb_head(up));
+	perf_rb_copy(up, fit * REC_SZ, &lost, sizeof(lost));
 	EXPECT_EQ(PERF_RECORD_LOST, lost.h.type);
 	EXPECT_EQ(sizeof(lost), lost.h.size);
 	EXPECT_EQ(id, lost.id);
@@ -327,7 +275,7 @@ TEST(rb_readonly_mapping_overwrites)
 	char *p;
 
 	ASSERT_GE(fd, 0);
-	up = map_rb(fd, 1, PROT_READ);
+	up = perf_rb_mmap(fd, 1, PROT_READ);
 	ASSERT_NE(NULL, up);
 	/* same as fault_pages, but remember the last address */
 	p = fresh(n);
@@ -337,12 +285,12 @@ TEST(rb_readonly_mapping_overwrites)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	touch(p, n);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	EXPECT_EQ((__u64)n * REC_SZ, head_of(up));
+	EXPECT_EQ((__u64)n * REC_SZ, perf_rb_head(up));
 	ASSERT_EQ(sizeof(rf), read(fd, rf, sizeof(rf)));
 	EXPECT_EQ(n, rf[0]);
 	EXPECT_EQ(0, rf[1]);
 	/* the newest record is the last one before head */
-	copy_rec(up, head_of(up) - REC_SZ, &r, sizeof(r));
+	perf_rb_copy(up, perf_rb_head(up) - REC_SZ, &r, sizeof(r));
 	addr = (__u64)(unsigned long)(p + (n - 1) * pg + 8);
 	EXPECT_EQ(PERF_RECORD_SAMPLE, r.h.type);
 	EXPECT_EQ(addr, r.addr);
@@ -367,7 +315,7 @@ TEST(rb_write_backward_head_goes_negative)
 	attr.write_backward = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	up = map_rb(fd, 1, PROT_READ);
+	up = perf_rb_mmap(fd, 1, PROT_READ);
 	ASSERT_NE(NULL, up);
 	p = fresh(3);
 	ASSERT_NE(NULL, p);
@@ -376,10 +324,10 @@ TEST(rb_write_backward_head_goes_negative)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	touch(p, 3);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	EXPECT_EQ((__u64)-(3 * REC_SZ), head_of(up));
+	EXPECT_EQ((__u64)-(3 * REC_SZ), perf_rb_head(up));
 	/* reading forward from head gives the newest record first */
 	for (i = 0; i < 3; i++) {
-		copy_rec(up, head_of(up) + i * REC_SZ, &r, sizeof(r));
+		perf_rb_copy(up, perf_rb_head(up) + i * REC_SZ, &r, sizeof(r));
 		EXPECT_EQ(PERF_RECORD_SAMPLE, r.h.type);
 		EXPECT_EQ(REC_SZ, r.h.size);
 		EXPECT_EQ((__u64)(unsigned long)(p + (2 - i) * pg + 8), r.addr);
@@ -410,15 +358,15 @@ TEST(rb_set_output_redirects_records)
 	ASSERT_GE(b, 0);
 	ioctl(a, PERF_EVENT_IOC_ID, &ida);
 	ioctl(b, PERF_EVENT_IOC_ID, &idb);
-	up = map_rb(a, 2, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(a, 2, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
 
 	/* b's records now land in a's buffer */
 	fault_pages(b, 4);
 	fault_pages(a, 2);
-	for (pos = 0; pos < head_of(up); pos += r.h.size) {
-		copy_rec(up, pos, &r, sizeof(r));
+	for (pos = 0; pos < perf_rb_head(up); pos += r.h.size) {
+		perf_rb_copy(up, pos, &r, sizeof(r));
 		ASSERT_NE(0, r.h.size);
 		if (r.h.type != PERF_RECORD_SAMPLE)
 			continue;
@@ -440,7 +388,7 @@ TEST(rb_set_output_redirects_records)
 	/* ... the same size maps the shared buffer */
 	ub = mmap(NULL, 3 * pg, PROT_READ, MAP_SHARED, b, 0);
 	ASSERT_NE(MAP_FAILED, ub);
-	EXPECT_EQ(head_of(up), ub->data_head);
+	EXPECT_EQ(perf_rb_head(up), ub->data_head);
 	munmap(ub, 3 * pg);
 
 	/*
@@ -448,9 +396,9 @@ TEST(rb_set_output_redirects_records)
 	 * argument is an unsigned long compared with -1, so pass a long.
 	 */
 	ASSERT_EQ(0, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, -1L));
-	pos = head_of(up);
+	pos = perf_rb_head(up);
 	fault_pages(b, 2);
-	EXPECT_EQ(pos, head_of(up));
+	EXPECT_EQ(pos, perf_rb_head(up));
 	munmap(up, 3 * pg);
 	close(b);
 	close(a);
@@ -465,7 +413,7 @@ TEST(rb_set_output_flag_fd_output_at_open)
 
 	a = open_pf(-1, 0, 0);
 	ASSERT_GE(a, 0);
-	up = map_rb(a, 1, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(a, 1, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 	attr_sw(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.sample_period = 1;
@@ -475,7 +423,7 @@ TEST(rb_set_output_flag_fd_output_at_open)
 				PERF_FLAG_FD_OUTPUT | PERF_FLAG_FD_NO_GROUP);
 	ASSERT_GE(b, 0);
 	fault_pages(b, 3);
-	EXPECT_EQ(3 * REC_SZ, head_of(up));
+	EXPECT_EQ(3 * REC_SZ, perf_rb_head(up));
 	munmap(up, 2 * pg);
 	close(b);
 	close(a);
@@ -490,7 +438,7 @@ TEST(rb_set_output_einval_cases)
 
 	a = open_pf(-1, 0, 0);
 	ASSERT_GE(a, 0);
-	up = map_rb(a, 1, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(a, 1, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 
 	/* to itself */
@@ -502,7 +450,7 @@ TEST(rb_set_output_einval_cases)
 	attr.sample_period = 1000000;
 	c0 = sys_perf_event_open(&attr, -1, 0, -1, 0);
 	ASSERT_GE(c0, 0);
-	ub0 = map_rb(c0, 1, PROT_READ | PROT_WRITE);
+	ub0 = perf_rb_mmap(c0, 1, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, ub0);
 	EXPECT_EQ(-1, ioctl(c0, PERF_EVENT_IOC_SET_OUTPUT, a));
 	EXPECT_EQ(EINVAL, errno);
@@ -539,7 +487,7 @@ TEST(rb_set_output_einval_cases)
 	/* an event that has its own mapping cannot be redirected */
 	b = open_pf(-1, 0, 0);
 	ASSERT_GE(b, 0);
-	ub = map_rb(b, 1, PROT_READ | PROT_WRITE);
+	ub = perf_rb_mmap(b, 1, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, ub);
 	EXPECT_EQ(-1, ioctl(b, PERF_EVENT_IOC_SET_OUTPUT, a));
 	EXPECT_EQ(EINVAL, errno);
@@ -575,20 +523,20 @@ TEST(rb_pause_output_counts_lost)
 	/* no buffer yet */
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
 	EXPECT_EQ(EINVAL, errno);
-	up = map_rb(fd, 1, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(fd, 1, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 	fault_pages(fd, 2);
-	EXPECT_EQ(2 * REC_SZ, head_of(up));
+	EXPECT_EQ(2 * REC_SZ, perf_rb_head(up));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
 	fault_pages(fd, 5);
-	EXPECT_EQ(2 * REC_SZ, head_of(up));
+	EXPECT_EQ(2 * REC_SZ, perf_rb_head(up));
 	ASSERT_EQ(sizeof(rf), read(fd, rf, sizeof(rf)));
 	EXPECT_EQ(7, rf[0]);
 	EXPECT_EQ(5, rf[1]);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0));
 	fault_pages(fd, 1);
-	EXPECT_EQ(3 * REC_SZ + sizeof(lost), head_of(up));
-	copy_rec(up, 2 * REC_SZ, &lost, sizeof(lost));
+	EXPECT_EQ(3 * REC_SZ + sizeof(lost), perf_rb_head(up));
+	perf_rb_copy(up, 2 * REC_SZ, &lost, sizeof(lost));
 	EXPECT_EQ(PERF_RECORD_LOST, lost.h.type);
 	EXPECT_EQ(id, lost.id);
 	EXPECT_EQ(5, lost.lost);
@@ -618,11 +566,11 @@ TEST(rb_poll_wakeup_events)
 	EXPECT_EQ(1, poll(&pfd, 1, 0));
 	EXPECT_EQ(POLLHUP, pfd.revents);
 
-	up = map_rb(fd, 2, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(fd, 2, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
 	fault_pages(fd, 3);
-	EXPECT_EQ(3 * REC_SZ, head_of(up));
+	EXPECT_EQ(3 * REC_SZ, perf_rb_head(up));
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
 	fault_pages(fd, 1);
 	EXPECT_EQ(1, poll(&pfd, 1, 0));
@@ -653,13 +601,13 @@ TEST(rb_poll_wakeup_watermark)
 	attr.wakeup_watermark = 5 * REC_SZ;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	up = map_rb(fd, 2, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(fd, 2, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	/* wakeup once more than wakeup_watermark bytes are pending */
 	fault_pages(fd, 5);
-	EXPECT_EQ(5 * REC_SZ, head_of(up));
+	EXPECT_EQ(5 * REC_SZ, perf_rb_head(up));
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
 	fault_pages(fd, 1);
 	EXPECT_EQ(1, poll(&pfd, 1, 0));
@@ -696,7 +644,7 @@ TEST(rb_poll_hup_after_monitored_child_exits)
 	attr.sample_type = PERF_SAMPLE_TID;
 	fd = sys_perf_event_open(&attr, pid, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	up = map_rb(fd, 1, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(fd, 1, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 	pfd.fd = fd;
 	pfd.events = POLLIN;
@@ -725,7 +673,7 @@ TEST(rb_sigio_on_overflow_with_o_async)
 
 	fd = open_pf(-1, 0, 0);
 	ASSERT_GE(fd, 0);
-	up = map_rb(fd, 1, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(fd, 1, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 
 	sigemptyset(&set);
@@ -749,7 +697,7 @@ TEST(rb_sigio_on_overflow_with_o_async)
 		EXPECT_EQ(fd, si.si_fd);
 		EXPECT_EQ(POLL_IN, si.si_code);
 	}
-	EXPECT_EQ(2 * REC_SZ, head_of(up));
+	EXPECT_EQ(2 * REC_SZ, perf_rb_head(up));
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	munmap(up, 2 * pg);
 	close(fd);
@@ -762,7 +710,7 @@ TEST(rb_munmap_then_remap_gets_fresh_buffer)
 	int fd = open_pf(-1, 0, 0);
 
 	ASSERT_GE(fd, 0);
-	up = map_rb(fd, 2, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(fd, 2, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 	/* a second mapping of the same size shares the buffer ... */
 	up2 = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -772,22 +720,22 @@ TEST(rb_munmap_then_remap_gets_fresh_buffer)
 				   MAP_SHARED, fd, 0));
 	EXPECT_EQ(EINVAL, errno);
 	fault_pages(fd, 2);
-	EXPECT_EQ(2 * REC_SZ, head_of(up));
-	EXPECT_EQ(2 * REC_SZ, head_of(up2));
+	EXPECT_EQ(2 * REC_SZ, perf_rb_head(up));
+	EXPECT_EQ(2 * REC_SZ, perf_rb_head(up2));
 	munmap(up2, 3 * pg);
 	/* still mapped once: the buffer survives */
 	fault_pages(fd, 1);
-	EXPECT_EQ(3 * REC_SZ, head_of(up));
+	EXPECT_EQ(3 * REC_SZ, perf_rb_head(up));
 	munmap(up, 3 * pg);
 
 	/* last unmap frees it: a new mapping, any valid size, starts empty */
 	fault_pages(fd, 1);
-	up = map_rb(fd, 4, PROT_READ | PROT_WRITE);
+	up = perf_rb_mmap(fd, 4, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, up);
 	EXPECT_EQ(0, up->data_head);
 	EXPECT_EQ((__u64)(4 * pg), up->data_size);
 	fault_pages(fd, 1);
-	EXPECT_EQ(REC_SZ, head_of(up));
+	EXPECT_EQ(REC_SZ, perf_rb_head(up));
 	munmap(up, 5 * pg);
 	close(fd);
 }

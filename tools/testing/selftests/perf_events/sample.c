@@ -46,11 +46,6 @@ struct sample {
 	__u64 phys, cgroup, data_psz, code_psz;
 };
 
-static long page_sz(void)
-{
-	return sysconf(_SC_PAGESIZE);
-}
-
 static int nregs(__u64 mask)
 {
 	return __builtin_popcountll(mask);
@@ -173,68 +168,18 @@ static size_t parse_sample(const void *rec, const struct perf_event_attr *attr,
 	return p - (const unsigned char *)rec;
 }
 
-struct rb {
-	struct perf_event_mmap_page *up;
-	__u64 pos;
-};
-
-static int rb_map(int fd, struct rb *rb)
-{
-	long pg = page_sz();
-	volatile char *c;
-	int i;
-
-	rb->pos = 0;
-	rb->up = mmap(NULL, (1 + RB_PAGES) * pg, PROT_READ | PROT_WRITE,
-		      MAP_SHARED, fd, 0);
-	if (rb->up == MAP_FAILED)
-		return -1;
-	c = (volatile char *)rb->up;
-	for (i = 0; i <= RB_PAGES; i++)
-		(void)c[i * pg];
-	return 0;
-}
-
-static void rb_unmap(struct rb *rb)
-{
-	munmap(rb->up, (1 + RB_PAGES) * page_sz());
-}
-
-/* Copy out the next record (wrap-safe); returns its type or -1. */
-static int rb_next(struct rb *rb, void *buf, size_t len)
-{
-	__u64 head = __atomic_load_n(&rb->up->data_head, __ATOMIC_ACQUIRE);
-	char *data = (char *)rb->up + rb->up->data_offset;
-	__u64 size = rb->up->data_size;
-	struct perf_event_header h;
-	size_t i;
-
-	if (rb->pos >= head)
-		return -1;
-	for (i = 0; i < sizeof(h); i++)
-		((char *)&h)[i] = data[(rb->pos + i) & (size - 1)];
-	if (h.size < sizeof(h))
-		return -1;
-	memset(buf, 0, len);
-	for (i = 0; i < h.size && i < len; i++)
-		((char *)buf)[i] = data[(rb->pos + i) & (size - 1)];
-	rb->pos += h.size;
-	__atomic_store_n(&rb->up->data_tail, rb->pos, __ATOMIC_RELEASE);
-	return h.type;
-}
-
 /*
  * Collect up to max PERF_RECORD_SAMPLEs, checking each one's layout;
  * returns the number of samples (other record types are skipped).
  */
-static int collect(struct __test_metadata *_metadata, struct rb *rb,
+static int collect(struct __test_metadata *_metadata, struct perf_rb *rb,
 		   const struct perf_event_attr *attr, struct sample *out,
 		   int max)
 {
 	static unsigned char buf[65536];
 	int type, n = 0;
 
-	while ((type = rb_next(rb, buf, sizeof(buf))) >= 0) {
+	while ((type = perf_rb_next(rb, buf, sizeof(buf))) >= 0) {
 		struct sample s;
 		size_t sz;
 
@@ -255,14 +200,6 @@ static void attr_pf(struct perf_event_attr *attr, __u64 sample_type)
 	attr->sample_period = 1;
 	attr->sample_type = sample_type;
 	attr->exclude_kernel = 1;
-}
-
-static char *fresh(int n)
-{
-	char *p = mmap(NULL, n * page_sz(), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
 }
 
 #define TOUCH_OFF	40
@@ -301,7 +238,7 @@ static struct sample smp[MAX_SAMPLES];
 static int run_pf(struct __test_metadata *_metadata,
 		  struct perf_event_attr *attr, int n, char **pages, int *fdp)
 {
-	struct rb rb;
+	struct perf_rb rb;
 	char *p;
 	int fd, got;
 
@@ -310,14 +247,14 @@ static int run_pf(struct __test_metadata *_metadata,
 		TH_LOG("perf_event_open: %s", strerror(errno));
 		return -1;
 	}
-	if (rb_map(fd, &rb)) {
+	if (perf_rb_map(&rb, fd, RB_PAGES)) {
 		close(fd);
 		return -1;
 	}
 	p = fresh(n);
 	fault_pages(fd, p, n);
 	got = collect(_metadata, &rb, attr, smp, MAX_SAMPLES);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	if (pages)
 		*pages = p;
 	else
@@ -359,7 +296,7 @@ TEST(sample_time_id_stream_id_cpu)
 	struct perf_event_attr attr;
 	struct timespec a, b;
 	__u64 id = 0, t0, t1;
-	struct rb rb;
+	struct perf_rb rb;
 	char *p;
 	int fd, i, n;
 
@@ -373,7 +310,7 @@ TEST(sample_time_id_stream_id_cpu)
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &id));
-	ASSERT_EQ(0, rb_map(fd, &rb));
+	ASSERT_EQ(0, perf_rb_map(&rb, fd, RB_PAGES));
 	p = fresh(5);
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	fault_pages(fd, p, 5);
@@ -394,7 +331,7 @@ TEST(sample_time_id_stream_id_cpu)
 		EXPECT_EQ(cpu, smp[i].cpu);
 		EXPECT_EQ(0, smp[i].res);
 	}
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -447,7 +384,7 @@ TEST(sample_read_group_reports_siblings)
 {
 	struct perf_event_attr attr, sa;
 	__u64 id0 = 0, id1 = 0;
-	struct rb rb;
+	struct perf_rb rb;
 	char *p;
 	int lead, sib, n, i;
 
@@ -462,7 +399,7 @@ TEST(sample_read_group_reports_siblings)
 	ASSERT_GE(sib, 0);
 	ioctl(lead, PERF_EVENT_IOC_ID, &id0);
 	ioctl(sib, PERF_EVENT_IOC_ID, &id1);
-	ASSERT_EQ(0, rb_map(lead, &rb));
+	ASSERT_EQ(0, perf_rb_map(&rb, lead, RB_PAGES));
 	p = fresh(4);
 	fault_pages(lead, p, 4);
 	n = collect(_metadata, &rb, &attr, smp, MAX_SAMPLES);
@@ -476,7 +413,7 @@ TEST(sample_read_group_reports_siblings)
 		EXPECT_EQ(i + 1, smp[i].read[3]);
 		EXPECT_EQ(id1, smp[i].read[4]);
 	}
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(sib);
 	close(lead);
 }
@@ -509,7 +446,7 @@ TEST(sample_callchain_user)
 TEST(sample_raw_tracepoint_and_empty_raw)
 {
 	struct perf_event_attr attr;
-	struct rb rb;
+	struct perf_rb rb;
 	long id = tracepoint_id("syscalls/sys_enter_getppid");
 	int fd, n, i, v;
 	__u16 type;
@@ -524,7 +461,7 @@ TEST(sample_raw_tracepoint_and_empty_raw)
 	attr.disabled = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, rb_map(fd, &rb));
+	ASSERT_EQ(0, perf_rb_map(&rb, fd, RB_PAGES));
 	getppid();
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (i = 0; i < 5; i++)
@@ -547,7 +484,7 @@ TEST(sample_raw_tracepoint_and_empty_raw)
 		EXPECT_EQ(__NR_getppid, v);		/* __syscall_nr */
 		EXPECT_EQ(getpid(), smp[i].pid);
 	}
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 
 	/* a software event has no raw data: a 4-byte zero payload */
@@ -699,7 +636,7 @@ TEST(sample_phys_addr_and_page_sizes)
 {
 	struct perf_event_attr attr;
 	long pg = page_sz();
-	struct rb rb;
+	struct perf_rb rb;
 	volatile char *a, *b, *warm;
 	pid_t pid;
 	int fd, n, status;
@@ -708,7 +645,7 @@ TEST(sample_phys_addr_and_page_sizes)
 		       PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE);
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, rb_map(fd, &rb));
+	ASSERT_EQ(0, perf_rb_map(&rb, fd, RB_PAGES));
 	a = (volatile char *)fresh(1);
 	b = (volatile char *)fresh(1);
 	warm = (volatile char *)fresh(2);
@@ -740,7 +677,7 @@ TEST(sample_phys_addr_and_page_sizes)
 		EXPECT_EQ((__u64)pg, smp[n].code_psz);
 		EXPECT_EQ(8 + 4 * 8, smp[n].h.size);
 	}
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -795,7 +732,7 @@ TEST(sample_freq_mode_starts_with_period_one)
 TEST(sample_freq_hrtimer_uses_fixed_period)
 {
 	struct perf_event_attr attr;
-	struct rb rb;
+	struct perf_rb rb;
 	int fd, n, i;
 
 	/* cpu-clock converts sample_freq to a fixed period of 1e9/freq ns */
@@ -805,7 +742,7 @@ TEST(sample_freq_hrtimer_uses_fixed_period)
 	attr.sample_type = PERF_SAMPLE_PERIOD | PERF_SAMPLE_TID;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, rb_map(fd, &rb));
+	ASSERT_EQ(0, perf_rb_map(&rb, fd, RB_PAGES));
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	burn_cpu_ns(50 * 1000 * 1000);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -815,7 +752,7 @@ TEST(sample_freq_hrtimer_uses_fixed_period)
 		EXPECT_EQ(500000, smp[i].period);
 		EXPECT_EQ(gettid(), smp[i].tid);
 	}
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 
 	/* sample_period on task-clock is reported as is */
@@ -824,7 +761,7 @@ TEST(sample_freq_hrtimer_uses_fixed_period)
 	attr.sample_type = PERF_SAMPLE_PERIOD;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, rb_map(fd, &rb));
+	ASSERT_EQ(0, perf_rb_map(&rb, fd, RB_PAGES));
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	burn_cpu_ns(50 * 1000 * 1000);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -832,7 +769,7 @@ TEST(sample_freq_hrtimer_uses_fixed_period)
 	ASSERT_GE(n, 1);
 	for (i = 0; i < n && i < MAX_SAMPLES; i++)
 		EXPECT_EQ(1000000, smp[i].period);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -867,7 +804,7 @@ TEST(sample_id_all_trailer_on_comm_record)
 {
 	struct perf_event_attr attr;
 	unsigned char buf[256];
-	struct rb rb;
+	struct perf_rb rb;
 	__u64 id = 0, v[6];
 	int fd, pass, found;
 	__u32 pt[2];
@@ -882,12 +819,12 @@ TEST(sample_id_all_trailer_on_comm_record)
 		fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 		ASSERT_GE(fd, 0);
 		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &id));
-		ASSERT_EQ(0, rb_map(fd, &rb));
+		ASSERT_EQ(0, perf_rb_map(&rb, fd, RB_PAGES));
 		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 		prctl(PR_SET_NAME, "sid-test");
 		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 		found = 0;
-		while (rb_next(&rb, buf, sizeof(buf)) >= 0) {
+		while (perf_rb_next(&rb, buf, sizeof(buf)) >= 0) {
 			struct perf_event_header *h = (void *)buf;
 
 			if (h->type != PERF_RECORD_COMM)
@@ -912,7 +849,7 @@ TEST(sample_id_all_trailer_on_comm_record)
 			EXPECT_EQ(id, v[5]);
 		}
 		EXPECT_EQ(1, found);
-		rb_unmap(&rb);
+		perf_rb_unmap(&rb);
 		close(fd);
 	}
 }

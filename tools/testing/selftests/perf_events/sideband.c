@@ -22,63 +22,6 @@ static void __attribute__((constructor)) exec_child(void)
 		_exit(0);
 }
 
-struct rb {
-	struct perf_event_mmap_page *up;
-	int pages;
-	__u64 pos;
-};
-
-static long page_sz(void)
-{
-	return sysconf(_SC_PAGESIZE);
-}
-
-static int rb_map(int fd, struct rb *rb, int pages)
-{
-	long pg = page_sz();
-	volatile char *c;
-	int i;
-
-	rb->pos = 0;
-	rb->pages = pages;
-	rb->up = mmap(NULL, (1 + pages) * pg, PROT_READ | PROT_WRITE,
-		      MAP_SHARED, fd, 0);
-	if (rb->up == MAP_FAILED)
-		return -1;
-	c = (volatile char *)rb->up;
-	for (i = 0; i <= pages; i++)
-		(void)c[i * pg];
-	return 0;
-}
-
-static void rb_unmap(struct rb *rb)
-{
-	munmap(rb->up, (1 + rb->pages) * page_sz());
-}
-
-/* Copy out the next record, handling wrap-around; returns type or -1. */
-static int rb_next(struct rb *rb, void *buf, size_t len)
-{
-	__u64 head = __atomic_load_n(&rb->up->data_head, __ATOMIC_ACQUIRE);
-	char *data = (char *)rb->up + rb->up->data_offset;
-	__u64 size = rb->up->data_size;
-	struct perf_event_header h;
-	size_t i;
-
-	if (rb->pos >= head)
-		return -1;
-	for (i = 0; i < sizeof(h); i++)
-		((char *)&h)[i] = data[(rb->pos + i) & (size - 1)];
-	if (h.size < sizeof(h))
-		return -1;
-	memset(buf, 0, len);
-	for (i = 0; i < h.size && i < len; i++)
-		((char *)buf)[i] = data[(rb->pos + i) & (size - 1)];
-	rb->pos += h.size;
-	__atomic_store_n(&rb->up->data_tail, rb->pos, __ATOMIC_RELEASE);
-	return h.type;
-}
-
 /* A disabled dummy event; the caller sets the record bits. */
 static void attr_dummy(struct perf_event_attr *attr)
 {
@@ -86,13 +29,13 @@ static void attr_dummy(struct perf_event_attr *attr)
 }
 
 static int open_map(struct perf_event_attr *attr, pid_t pid, int cpu,
-		    struct rb *rb, int pages)
+		    struct perf_rb *rb, int pages)
 {
 	int fd = sys_perf_event_open(attr, pid, cpu, -1, 0);
 
 	if (fd < 0)
 		return -1;
-	if (rb_map(fd, rb, pages)) {
+	if (perf_rb_map(rb, fd, pages)) {
 		close(fd);
 		return -1;
 	}
@@ -127,7 +70,7 @@ TEST(sideband_mmap2_of_executable_file)
 	struct perf_event_attr attr;
 	char exe[PATH_MAX];
 	struct stat st;
-	struct rb rb;
+	struct perf_rb rb;
 	void *map;
 	ssize_t len;
 	int fd, efd, found = 0;
@@ -150,7 +93,7 @@ TEST(sideband_mmap2_of_executable_file)
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ASSERT_NE(MAP_FAILED, map);
 
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		if (r.h.type != PERF_RECORD_MMAP2)
 			continue;
 		found++;
@@ -177,9 +120,9 @@ TEST(sideband_mmap2_of_executable_file)
 	map = mmap(NULL, pg, PROT_READ, MAP_SHARED, efd, 0);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ASSERT_NE(MAP_FAILED, map);
-	EXPECT_EQ(-1, rb_next(&rb, &r, sizeof(r)));
+	EXPECT_EQ(-1, perf_rb_next(&rb, &r, sizeof(r)));
 	munmap(map, pg);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 	close(efd);
 }
@@ -189,7 +132,7 @@ TEST(sideband_mmap_legacy_record)
 	static struct rec_mmap r;
 	struct perf_event_attr attr;
 	char exe[PATH_MAX];
-	struct rb rb;
+	struct perf_rb rb;
 	void *map;
 	ssize_t len;
 	int fd, efd, found = 0;
@@ -209,7 +152,7 @@ TEST(sideband_mmap_legacy_record)
 	map = mmap(NULL, pg, PROT_READ | PROT_EXEC, MAP_PRIVATE, efd, 0);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ASSERT_NE(MAP_FAILED, map);
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		EXPECT_NE(PERF_RECORD_MMAP2, r.h.type);
 		if (r.h.type != PERF_RECORD_MMAP)
 			continue;
@@ -226,7 +169,7 @@ TEST(sideband_mmap_legacy_record)
 	}
 	EXPECT_EQ(1, found);
 	munmap(map, pg);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 	close(efd);
 }
@@ -235,7 +178,7 @@ TEST(sideband_mmap_data_for_non_exec_mappings)
 {
 	static struct rec_mmap r;
 	struct perf_event_attr attr;
-	struct rb rb;
+	struct perf_rb rb;
 	char *anon;
 	int fd, found = 0;
 	long pg = page_sz();
@@ -250,7 +193,7 @@ TEST(sideband_mmap_data_for_non_exec_mappings)
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ASSERT_NE(MAP_FAILED, anon);
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		if (r.h.type != PERF_RECORD_MMAP)
 			continue;
 		found++;
@@ -263,7 +206,7 @@ TEST(sideband_mmap_data_for_non_exec_mappings)
 	}
 	EXPECT_EQ(1, found);
 	munmap(anon, 3 * pg);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -278,7 +221,7 @@ TEST(sideband_comm_on_prctl_set_name)
 {
 	struct perf_event_attr attr;
 	struct rec_comm r;
-	struct rb rb;
+	struct perf_rb rb;
 	int fd, found = 0;
 
 	attr_dummy(&attr);
@@ -288,7 +231,7 @@ TEST(sideband_comm_on_prctl_set_name)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	ASSERT_EQ(0, prctl(PR_SET_NAME, "sb-comm-12345"));
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		if (r.h.type != PERF_RECORD_COMM)
 			continue;
 		found++;
@@ -302,8 +245,8 @@ TEST(sideband_comm_on_prctl_set_name)
 
 	/* a disabled event records nothing */
 	ASSERT_EQ(0, prctl(PR_SET_NAME, "sb-comm-2"));
-	EXPECT_EQ(-1, rb_next(&rb, &r, sizeof(r)));
-	rb_unmap(&rb);
+	EXPECT_EQ(-1, perf_rb_next(&rb, &r, sizeof(r)));
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -311,7 +254,7 @@ TEST(sideband_comm_exec_flag_after_exec)
 {
 	struct perf_event_attr attr;
 	struct rec_comm r;
-	struct rb rb;
+	struct perf_rb rb;
 	int go[2], status, fd, found = 0;
 	pid_t pid;
 
@@ -339,7 +282,7 @@ TEST(sideband_comm_exec_flag_after_exec)
 	ASSERT_EQ(1, write(go[1], "x", 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		if (r.h.type != PERF_RECORD_COMM)
 			continue;
 		found++;
@@ -351,7 +294,7 @@ TEST(sideband_comm_exec_flag_after_exec)
 	}
 	EXPECT_EQ(1, found);
 	close(go[1]);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -370,7 +313,7 @@ TEST(sideband_fork_and_exit_cpu_wide)
 {
 	struct perf_event_attr attr;
 	struct rec_task r;
-	struct rb rb;
+	struct perf_rb rb;
 	int fd, status, forks = 0, exits = 0;
 	__u64 tfork = 0, texit = 0;
 	pid_t pid;
@@ -389,7 +332,7 @@ TEST(sideband_fork_and_exit_cpu_wide)
 		_exit(0);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		if ((r.h.type != PERF_RECORD_FORK &&
 		     r.h.type != PERF_RECORD_EXIT) || (pid_t)r.pid != pid)
 			continue;
@@ -413,7 +356,7 @@ TEST(sideband_fork_and_exit_cpu_wide)
 	EXPECT_EQ(1, forks);
 	EXPECT_EQ(1, exits);
 	EXPECT_LE(tfork, texit);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -422,7 +365,7 @@ TEST(sideband_fork_seen_by_parent_task_event)
 {
 	struct perf_event_attr attr;
 	struct rec_task r;
-	struct rb rb;
+	struct perf_rb rb;
 	int fd, status, forks = 0;
 	pid_t pid;
 
@@ -437,7 +380,7 @@ TEST(sideband_fork_seen_by_parent_task_event)
 		_exit(0);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		if (r.h.type != PERF_RECORD_FORK)
 			continue;
 		forks++;
@@ -448,7 +391,7 @@ TEST(sideband_fork_seen_by_parent_task_event)
 		EXPECT_EQ(8 + 16 + 8, r.h.size);
 	}
 	EXPECT_EQ(1, forks);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -468,7 +411,7 @@ TEST(sideband_lost_record_counts_dropped)
 	struct perf_event_attr attr;
 	struct rec_comm r;
 	struct rec_lost *l = (void *)&r;
-	struct rb rb;
+	struct perf_rb rb;
 	__u64 id = 0, head;
 	int fd, i, got = 0, lost_recs = 0;
 	const int N = 300;
@@ -485,7 +428,7 @@ TEST(sideband_lost_record_counts_dropped)
 	head = rb.up->data_head;
 	/* 32-byte records (comm padded to 16), data_size - 1 bytes usable */
 	EXPECT_EQ((__u64)((page_sz() - 1) / 32 * 32), head);
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		EXPECT_EQ(PERF_RECORD_COMM, r.h.type);
 		got++;
 	}
@@ -493,7 +436,7 @@ TEST(sideband_lost_record_counts_dropped)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	prctl(PR_SET_NAME, "sb-lost2");
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		if (r.h.type == PERF_RECORD_LOST) {
 			lost_recs++;
 			EXPECT_EQ(sizeof(*l), l->h.size);
@@ -506,7 +449,7 @@ TEST(sideband_lost_record_counts_dropped)
 		}
 	}
 	EXPECT_EQ(1, lost_recs);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -528,7 +471,7 @@ TEST(sideband_throttle_and_unthrottle)
 {
 	struct perf_event_attr attr;
 	struct rec_throttle r;
-	struct rb rb;
+	struct perf_rb rb;
 	__u64 id = 0;
 	long saved = read_long(MAX_RATE_PATH);
 	int fd, wr, thr = 0, unthr = 0, last = 0;
@@ -553,7 +496,7 @@ TEST(sideband_throttle_and_unthrottle)
 	ASSERT_EQ(0, wr);
 	EXPECT_EQ(saved, read_long(MAX_RATE_PATH));
 
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		if (r.h.type == PERF_RECORD_THROTTLE) {
 			EXPECT_NE(PERF_RECORD_THROTTLE, last);
 			thr++;
@@ -571,7 +514,7 @@ TEST(sideband_throttle_and_unthrottle)
 	EXPECT_GE(thr, 1);
 	EXPECT_GE(unthr, 1);
 	EXPECT_LE(thr - unthr, 1);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -585,7 +528,7 @@ TEST(sideband_switch_task_event)
 {
 	struct perf_event_attr attr;
 	struct rec_switch r;
-	struct rb rb;
+	struct perf_rb rb;
 	int fd, i, outs = 0, ins = 0, out_nopreempt = 0;
 	__u32 pt[2];
 
@@ -599,7 +542,7 @@ TEST(sideband_switch_task_event)
 	for (i = 0; i < 3; i++)
 		usleep(2000);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		EXPECT_EQ(PERF_RECORD_SWITCH, r.h.type);
 		if (r.h.type != PERF_RECORD_SWITCH)
 			continue;
@@ -620,7 +563,7 @@ TEST(sideband_switch_task_event)
 	EXPECT_GE(outs, 3);
 	EXPECT_GE(ins, 3);
 	EXPECT_GE(out_nopreempt, 3);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -628,7 +571,7 @@ TEST(sideband_switch_cpu_wide_next_prev)
 {
 	struct perf_event_attr attr;
 	struct rec_switch r, prev;
-	struct rb rb;
+	struct perf_rb rb;
 	int fd, i, pairs = 0, have_prev = 0, ours_in = 0;
 
 	memset(&prev, 0, sizeof(prev));
@@ -643,7 +586,7 @@ TEST(sideband_switch_cpu_wide_next_prev)
 	for (i = 0; i < 3; i++)
 		usleep(2000);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		if (r.h.type != PERF_RECORD_SWITCH_CPU_WIDE)
 			continue;
 		EXPECT_EQ(8 + 8 + 8, r.h.size);
@@ -667,7 +610,7 @@ TEST(sideband_switch_cpu_wide_next_prev)
 	}
 	EXPECT_GE(pairs, 3);
 	EXPECT_GE(ours_in, 3);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -685,7 +628,7 @@ TEST(sideband_namespaces_on_unshare)
 	};
 	struct perf_event_attr attr;
 	struct rec_ns r;
-	struct rb rb;
+	struct perf_rb rb;
 	struct stat st;
 	char path[64];
 	int fd, found = 0;
@@ -698,7 +641,7 @@ TEST(sideband_namespaces_on_unshare)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	ASSERT_EQ(0, unshare(CLONE_NEWUTS));
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		if (r.h.type != PERF_RECORD_NAMESPACES)
 			continue;
 		found++;
@@ -714,7 +657,7 @@ TEST(sideband_namespaces_on_unshare)
 		}
 	}
 	EXPECT_EQ(1, found);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -737,7 +680,7 @@ TEST(sideband_cgroup_record_on_mkdir)
 {
 	static struct rec_cgroup r;
 	struct perf_event_attr attr;
-	struct rb rb;
+	struct perf_rb rb;
 	struct stat st;
 	char dir[128];
 	int fd, mk, cfd, ev = -1, ev_errno = 0, found = 0;
@@ -768,13 +711,13 @@ TEST(sideband_cgroup_record_on_mkdir)
 	rmdir(dir);
 	ASSERT_EQ(0, mk);
 	if (ev < 0 && ev_errno == ENOENT) {
-		rb_unmap(&rb);
+		perf_rb_unmap(&rb);
 		close(fd);
 		SKIP(return, "new cgroup2 dirs have no perf_event css here");
 	}
 	ASSERT_GE(ev, 0);
 
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		if (r.h.type != PERF_RECORD_CGROUP)
 			continue;
 		found++;
@@ -784,7 +727,7 @@ TEST(sideband_cgroup_record_on_mkdir)
 		EXPECT_EQ(8 + 8 + name_len(r.path), r.h.size);
 	}
 	EXPECT_EQ(1, found);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
@@ -817,7 +760,7 @@ TEST(sideband_ksymbol_and_bpf_event_on_prog_load)
 		struct rec_bpf b;
 	} r;
 	struct bpf_prog_info info;
-	struct rb rb;
+	struct perf_rb rb;
 	int fd, prog, ksyms = 0, bpfs = 0;
 
 	attr_dummy(&attr);
@@ -842,7 +785,7 @@ TEST(sideband_ksymbol_and_bpf_event_on_prog_load)
 	ba.info.info = (__u64)(unsigned long)&info;
 	ASSERT_EQ(0, syscall(__NR_bpf, BPF_OBJ_GET_INFO_BY_FD, &ba, sizeof(ba)));
 
-	while (rb_next(&rb, &r, sizeof(r)) >= 0) {
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0) {
 		if (r.h.type == PERF_RECORD_KSYMBOL) {
 			ksyms++;
 			EXPECT_EQ(0, bpfs);	/* the ksymbol comes first */
@@ -871,7 +814,7 @@ TEST(sideband_ksymbol_and_bpf_event_on_prog_load)
 	EXPECT_EQ(1, ksyms);
 	EXPECT_EQ(1, bpfs);
 	close(prog);
-	rb_unmap(&rb);
+	perf_rb_unmap(&rb);
 	close(fd);
 }
 
