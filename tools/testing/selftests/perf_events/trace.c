@@ -81,22 +81,29 @@ TEST(tracepoint_sys_exit_getppid_exact)
 
 TEST(tracepoint_sched_switch_counts_sleeps)
 {
-	/* 1 ms sleeps: shorter ones may expire before schedule(). */
 	struct timespec ts = { 0, 1000000 };
 	int fd = open_tp("sched/sched_switch", 0, -1);
-	__u64 v = 0;
+	__u64 v = 0, before, after;
 
 	if (fd == -2)
 		SKIP(return, "no sched:sched_switch in tracefs");
 	ASSERT_GE(fd, 0);
+	before = thread_switches();
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	for (int i = 0; i < 20; i++)
 		nanosleep(&ts, NULL);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	after = thread_switches();
 	ASSERT_EQ(0, read_count(fd, &v));
-	/* Every sleep switches us out once; preemption may add a few. */
-	EXPECT_GE(v, 20);
-	EXPECT_LE(v, 24);
+	/*
+	 * Whether a 1 ms sleep blocks depends on how fast the guest runs (an
+	 * expired timer returns without switching), so compare with the
+	 * scheduler's own count instead of the number of sleeps.  Only a
+	 * switch between a getrusage() and an ioctl() can be missing.
+	 */
+	EXPECT_LE(v, after - before);
+	EXPECT_GE(v + 2, after - before);
+	EXPECT_GE(v, 10);
 	close(fd);
 }
 
