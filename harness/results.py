@@ -30,6 +30,7 @@ import sys
 TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
 TAP = re.compile(r'^(not ok|ok)\s+(\d+)\s+(?:- )?(\S+)(.*)$')
 PLAN = re.compile(r'^1\.\.(\d+)')
+ANSI = re.compile(r'\x1b\[[0-9;]*m')
 MARK = re.compile(r'^@@(\S+)\s*(.*)$')
 PERFTEST = re.compile(r'^\s*(\d+(?:\.\d+)?):\s+(.*?)\s*:\s+(Ok|FAILED!|Skip.*)$')
 
@@ -78,7 +79,7 @@ def parse(log_lines):
     in_kunit = False
 
     for raw in log_lines:
-        line = raw.rstrip('\n')
+        line = ANSI.sub('', raw.rstrip('\n'))
         body = TS.sub('', line)
         if BAD_RE.search(body) and not body.startswith(('#', 'ok', 'not ok')):
             bad.append(body.strip())
