@@ -69,7 +69,8 @@ def load_xfail(path, arch):
 def parse(log_lines):
     results = []            # (name, status, detail)
     perftest = []
-    kunit_stack = {}        # indent -> suite name
+    kunit_stack = {}        # indent -> name of the enclosing subtest
+    kunit_seen = set()      # suites that reported tests
     section = None          # current @@BEGIN name
     plan = seen = 0
     ended = set()
@@ -133,7 +134,10 @@ def parse(log_lines):
                 perftest.append(f'{pt.group(1)}\t{pt.group(3)}\t{pt.group(2)}')
             continue
 
-        # KUnit output the kernel printed at boot (KTAP, indented by level).
+        # KUnit output the kernel printed at boot (KTAP).  A "# Subtest:"
+        # header sits at its children's indentation: suites' tests are at
+        # indent 4, a parameterised test's cases at 8 (summarised by the
+        # test's own line at 4), suites' verdicts at 0.
         if not booted:
             if body.startswith('KTAP version'):
                 in_kunit = True
@@ -147,16 +151,19 @@ def parse(log_lines):
                 kunit_stack[indent] = sm.group(1)
                 continue
             tm = TAP.match(text)
-            if tm and indent >= 4:
-                st, _, name, rest = tm.groups()
-                if kunit_stack.get(indent) == name:
-                    continue        # a parameterised test's own summary
-                suite = kunit_stack.get(indent - 4) or kunit_stack.get(indent - 8, '?')
+            if not tm:
+                continue
+            st, _, name, rest = tm.groups()
+            if indent == 4:
+                suite = kunit_stack.get(4, '?')
                 full = f'kunit.{suite}.{name}'
+                kunit_seen.add(suite)
                 if '# SKIP' in rest:
                     results.append((full, 'skip', rest.split('# SKIP', 1)[1].strip()))
                 else:
                     results.append((full, 'pass' if st == 'ok' else 'fail', ''))
+            elif indent == 0 and st == 'not ok' and name not in kunit_seen:
+                results.append((f'kunit.{name}', 'fail', 'suite failed before its tests ran'))
 
     for name in sorted(began - ended):
         results.append((name + '.crashed', 'fail', 'guest stopped inside this step'))
