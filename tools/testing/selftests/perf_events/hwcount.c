@@ -109,8 +109,13 @@ asm(".text\n"
  * paths cost an order of magnitude more instructions, so the bounds say
  * nothing about perf there; the normal run keeps checking them.
  */
+static bool debug_kernel(void)
+{
+	return access("/proc/lockdep", F_OK) == 0;
+}
+
 #define NOT_ON_DEBUG_KERNEL() do {					\
-	if (access("/proc/lockdep", F_OK) == 0)				\
+	if (debug_kernel())						\
 		SKIP(return, "bound assumes a non-debug kernel's tick and " \
 		     "interrupt cost (lockdep/KASAN kernel)");		\
 } while (0)
@@ -984,8 +989,15 @@ TEST(hw_inherit_counts_child)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, read_count(fd, &v));
 	EXPECT_GE(v, LOOP_K * n);
-	/* The parent itself ran only fork/wait wrappers in user mode. */
-	EXPECT_LT(v, LOOP_K * n + 200000);
+	/*
+	 * The parent itself ran only fork/wait wrappers in user mode.  The
+	 * slack also covers the ticks and faults taken around the child's
+	 * loop, which a debug kernel makes too costly to bound this way
+	 * (one CI run saw it exceeded there), so the upper bound is only
+	 * checked on a normal kernel.
+	 */
+	if (!debug_kernel())
+		EXPECT_LT(v, LOOP_K * n + 200000);
 	close(fd);
 }
 
