@@ -22,6 +22,19 @@ label="$KERNEL $ARCH"; [ "$DEBUG" = 1 ] && label="$label debug"
 
 frags=("$HARNESS/configs/common.config" "$HARNESS/configs/$ARCH.config")
 [ "$DEBUG" = 1 ] && frags+=("$HARNESS/configs/debug.config")
+# Temporary config deltas for ours only ("config ARCH|all CONFIG_X=v" in
+# MANIFEST), e.g. a driver left off until its perfcore port lands.
+if [ "$KERNEL" = ours ]; then
+	delta=$obj/.perfcore-ours.config
+	sed 's/#.*//' "$HARNESS/MANIFEST" |
+		awk -v a="$ARCH" '$1 == "config" && ($2 == a || $2 == "all") {
+			if ($3 ~ /=n$/) { sub(/=n$/, "", $3); print "# " $3 " is not set" }
+			else print $3 }' > "$delta"
+	if [ -s "$delta" ]; then
+		log "config delta for ours: $(tr '\n' ' ' < "$delta")"
+		frags+=("$delta")
+	fi
+fi
 
 kmake() {
 	make -s -C "$src" O="$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \

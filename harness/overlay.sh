@@ -48,6 +48,8 @@ while read -r action path _; do
 	remove)
 		[ -e "$stock/$path" ] || die "MANIFEST: remove $path: not in the base tree"
 		rm -f "$ours/$path" ;;
+	config)
+		continue ;;	# "config ARCH CONFIG_X=v": read by kbuild.sh
 	*)
 		die "MANIFEST: unknown action '$action' for $path" ;;
 	esac
