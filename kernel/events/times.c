@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcore: time accounting for perf events; see times.h for the model.
+ *
+ * Every interval is computed by tc_elapsed(), which treats a timestamp
+ * older than the previous one as "no time passed".  perf_clock() is only
+ * monotonic per CPU, and a context can be updated from another CPU than
+ * the one that stamped it last; a small step backwards must not turn into
+ * an almost-2^64 jump of a total.
+ */
+#include <kunit/visibility.h>
+#include <linux/compiler.h>
+#include <asm/barrier.h>
+
+#include "times.h"
+
+#define PT_GROWS_ENABLED	0x1
+#define PT_GROWS_RUNNING	0x2
+
+static inline u64 tc_elapsed(u64 from, u64 to)
+{
+	s64 d = (s64)(to - from);
+
+	return d > 0 ? (u64)d : 0;
+}
+
+/**
+ * perf_tclock_init() - reset a context clock to zero, stopped
+ * @clk: the clock
+ */
+void perf_tclock_init(struct perf_tclock *clk)
+{
+	clk->time = 0;
+	clk->stamp = 0;
+	clk->offset = 0;
+	clk->running = false;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_tclock_init);
+
+/*
+ * Publish @time and @offset for lockless readers.  The offset form lets
+ * such a reader compute the current time from one word it loads and one
+ * raw clock value it reads itself.
+ */
+static void tc_publish(struct perf_tclock *clk, u64 time, u64 stamp)
+{
+	WRITE_ONCE(clk->time, time);
+	clk->stamp = stamp;
+	WRITE_ONCE(clk->offset, time - stamp);
+}
+
+/**
+ * perf_tclock_update() - bring a running clock up to @now
+ * @clk: the clock
+ * @now: current raw clock value
+ *
+ * Does nothing to a stopped clock: its time does not depend on @now.
+ * Context: the owning context's lock.
+ */
+void perf_tclock_update(struct perf_tclock *clk, u64 now)
+{
+	u64 d;
+
+	if (!clk->running)
+		return;
+	d = tc_elapsed(clk->stamp, now);
+	if (d)
+		tc_publish(clk, clk->time + d, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_tclock_update);
+
+/**
+ * perf_tclock_start() - let the clock advance from @now on
+ * @clk: the clock
+ * @now: current raw clock value
+ *
+ * Starting a running clock only updates it.
+ * Context: the owning context's lock.
+ */
+void perf_tclock_start(struct perf_tclock *clk, u64 now)
+{
+	if (clk->running) {
+		perf_tclock_update(clk, now);
+		return;
+	}
+	tc_publish(clk, clk->time, now);
+	/*
+	 * A lockless reader that sees running must also see the offset
+	 * written just above, not one left over from an earlier run.
+	 */
+	smp_store_release(&clk->running, true);
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_tclock_start);
+
+/**
+ * perf_tclock_stop() - freeze the clock at its value at @now
+ * @clk: the clock
+ * @now: current raw clock value
+ *
+ * Context: the owning context's lock.
+ */
+void perf_tclock_stop(struct perf_tclock *clk, u64 now)
+{
+	if (!clk->running)
+		return;
+	perf_tclock_update(clk, now);
+	/* A reader that sees the clock stopped must see its final time. */
+	smp_store_release(&clk->running, false);
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_tclock_stop);
+
+/**
+ * perf_tclock_read() - the clock's value at @now
+ * @clk: the clock
+ * @now: current raw clock value
+ *
+ * Context: the owning context's lock, or any context where @clk cannot
+ * change.
+ * Return: the clock time at @now; @clk is not modified.
+ */
+u64 perf_tclock_read(const struct perf_tclock *clk, u64 now)
+{
+	if (!clk->running)
+		return clk->time;
+	return clk->time + tc_elapsed(clk->stamp, now);
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_tclock_read);
+
+/**
+ * perf_tclock_read_lockless() - the clock's value at @now, without the lock
+ * @clk: the clock
+ * @now: current raw clock value
+ *
+ * For NMI and other readers that cannot take the context lock.  A reader
+ * racing with perf_tclock_stop() may still use the offset and overshoot
+ * the frozen value by the time it took to stop the clock; it never reads
+ * a torn pair of @time and @stamp.
+ *
+ * Return: the clock time at @now.
+ */
+u64 perf_tclock_read_lockless(const struct perf_tclock *clk, u64 now)
+{
+	/*
+	 * Pairs with the releases in start/stop: running seen true means the
+	 * offset of that run is visible, seen false the final time.
+	 */
+	if (!smp_load_acquire(&clk->running))
+		return READ_ONCE(clk->time);
+	return now + READ_ONCE(clk->offset);
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_tclock_read_lockless);
+
+/**
+ * perf_times_mode_for() - which totals grow for an event in a given state
+ * @leader_state: state of the event's group leader (the event's own state
+ *		  for a leader)
+ * @state: state of the event
+ *
+ * A member is held back by its leader: while the leader is off (or worse)
+ * the member accumulates nothing, whatever its own state says.  When the
+ * leader crosses between off and on, the caller has to set the new mode of
+ * every member too.
+ *
+ * Return: the mode to pass to perf_times_set_mode().
+ */
+enum perf_times_mode perf_times_mode_for(enum perf_event_state leader_state,
+					 enum perf_event_state state)
+{
+	if (leader_state < PERF_EVENT_STATE_INACTIVE)
+		return PERF_TIMES_OFF;
+	if (state >= PERF_EVENT_STATE_ACTIVE)
+		return PERF_TIMES_RUNNING;
+	if (state >= PERF_EVENT_STATE_INACTIVE)
+		return PERF_TIMES_ENABLED;
+	return PERF_TIMES_OFF;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_times_mode_for);
+
+/**
+ * perf_times_init() - start accounting with zero totals
+ * @pt: the totals
+ * @clock_now: current time of the event's context clock
+ * @mode: initial mode
+ */
+void perf_times_init(struct perf_times *pt, u64 clock_now,
+		     enum perf_times_mode mode)
+{
+	pt->enabled = 0;
+	pt->running = 0;
+	pt->stamp = clock_now;
+	pt->mode = mode;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_times_init);
+
+/*
+ * The totals at @clock_now given a snapshot of the fields; shared by the
+ * locked and lockless readers so they cannot disagree.
+ */
+static void pt_extend(u64 enabled, u64 running, u64 stamp,
+		      enum perf_times_mode mode, u64 clock_now,
+		      u64 *out_enabled, u64 *out_running)
+{
+	u64 d = tc_elapsed(stamp, clock_now);
+
+	*out_enabled = enabled + ((mode & PT_GROWS_ENABLED) ? d : 0);
+	*out_running = running + ((mode & PT_GROWS_RUNNING) ? d : 0);
+}
+
+/**
+ * perf_times_fold() - account the time up to @clock_now in the totals
+ * @pt: the totals
+ * @clock_now: current time of the event's context clock
+ *
+ * Afterwards @pt->enabled and @pt->running are exact as of @clock_now.
+ * A @clock_now older than the last fold changes nothing.
+ * Context: the context lock.
+ */
+void perf_times_fold(struct perf_times *pt, u64 clock_now)
+{
+	if (!tc_elapsed(pt->stamp, clock_now))
+		return;
+	pt_extend(pt->enabled, pt->running, pt->stamp, pt->mode, clock_now,
+		  &pt->enabled, &pt->running);
+	pt->stamp = clock_now;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_times_fold);
+
+/**
+ * perf_times_set_mode() - switch what grows, from @clock_now on
+ * @pt: the totals
+ * @clock_now: current time of the event's context clock
+ * @mode: new mode, usually from perf_times_mode_for()
+ *
+ * The time since the last fold is accounted under the old mode first, so
+ * a state change never applies retroactively.
+ * Context: the context lock.
+ */
+void perf_times_set_mode(struct perf_times *pt, u64 clock_now,
+			 enum perf_times_mode mode)
+{
+	perf_times_fold(pt, clock_now);
+	pt->mode = mode;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_times_set_mode);
+
+/**
+ * perf_times_read() - the totals at @clock_now, without folding
+ * @pt: the totals
+ * @clock_now: current time of the event's context clock
+ * @enabled: returns time_enabled
+ * @running: returns time_running
+ *
+ * Gives what perf_times_fold() followed by reading the fields would, but
+ * leaves @pt untouched, so it only needs @pt to be stable.
+ */
+void perf_times_read(const struct perf_times *pt, u64 clock_now,
+		     u64 *enabled, u64 *running)
+{
+	pt_extend(pt->enabled, pt->running, pt->stamp, pt->mode, clock_now,
+		  enabled, running);
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_times_read);
+
+/**
+ * perf_times_read_lockless() - the totals now, from any context
+ * @pt: the totals
+ * @clk: the clock @pt is measured on
+ * @now: current raw clock value (perf_clock())
+ * @enabled: returns time_enabled
+ * @running: returns time_running
+ *
+ * For NMI-safe readers.  Each field is loaded once; as with any lockless
+ * reader, an NMI that lands inside a fold on the same CPU can see a mix of
+ * old and new fields.
+ */
+void perf_times_read_lockless(const struct perf_times *pt,
+			      const struct perf_tclock *clk, u64 now,
+			      u64 *enabled, u64 *running)
+{
+	u64 clock_now = perf_tclock_read_lockless(clk, now);
+
+	pt_extend(READ_ONCE(pt->enabled), READ_ONCE(pt->running),
+		  READ_ONCE(pt->stamp), READ_ONCE(pt->mode), clock_now,
+		  enabled, running);
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_times_read_lockless);
+
+/**
+ * perf_times_fill_userpage() - export the totals in the mmap'ed user page
+ * @pt: the totals
+ * @clk: the clock @pt is measured on
+ * @now: current raw clock value; must be the value handed to the
+ *	 architecture's user-page update, which sets @userpg->time_offset so
+ *	 that userspace's computed delta is (its own clock - @now)
+ * @child_enabled: time_enabled of exited inherited children
+ * @child_running: time_running of exited inherited children
+ * @userpg: the user page, inside its seqcount write section
+ *
+ * Userspace reads time_enabled and time_running and adds the delta to the
+ * first, and also to the second while the event is on the PMU (index set).
+ * That reproduces perf_times_read() at its own later time as long as the
+ * mode and the clock did not change since; every such change is followed
+ * by a new fill.
+ */
+void perf_times_fill_userpage(const struct perf_times *pt,
+			      const struct perf_tclock *clk, u64 now,
+			      u64 child_enabled, u64 child_running,
+			      struct perf_event_mmap_page *userpg)
+{
+	u64 enabled, running;
+
+	perf_times_read_lockless(pt, clk, now, &enabled, &running);
+	userpg->time_enabled = enabled + child_enabled;
+	userpg->time_running = running + child_running;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_times_fill_userpage);
+
+/**
+ * perf_times_move() - move an event to another context clock
+ * @pt: the totals
+ * @old_clock_now: current time of the clock the event leaves
+ * @new_clock_now: current time of the clock the event joins
+ *
+ * The totals are kept: time up to @old_clock_now is accounted on the old
+ * clock, and from then on @pt measures on the new one.  The mode is kept
+ * as well; the caller sets the one for the event's new state.
+ * Context: both context locks, or the event detached from the old one.
+ */
+void perf_times_move(struct perf_times *pt, u64 old_clock_now,
+		     u64 new_clock_now)
+{
+	perf_times_fold(pt, old_clock_now);
+	pt->stamp = new_clock_now;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_times_move);
