@@ -28,7 +28,10 @@ restore() {	# put the stock file back at $1 (or remove it if stock has none)
 	rm -f "$ours/$1"
 	if [ -e "$stock/$1" ]; then
 		mkdir -p "$(dirname "$ours/$1")"
-		ln "$stock/$1" "$ours/$1"
+		# A copy, not a link: the stock file is older than the objects
+		# built from ours, and only a fresh timestamp makes kbuild
+		# rebuild them.
+		cp "$stock/$1" "$ours/$1"
 	fi
 }
 
