@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcore: sample and read layouts (see layout.h).
+ *
+ * Pure arithmetic: no locks, no allocation, callable from any context.
+ */
+#include <kunit/visibility.h>
+#include <linux/bug.h>
+#include <linux/perf_event.h>
+
+#include "layout.h"
+
+/*
+ * Each sample item: the sample_type bits that select it and its size
+ * when that size does not vary (0 for the variable-size items).  Indexed
+ * by enum perf_sample_item, so the table is also the record order.
+ */
+static const struct {
+	u32	bits;
+	u8	size;
+} perf_sample_items[PSI_NR] = {
+	[PSI_IDENTIFIER]	= { PERF_SAMPLE_IDENTIFIER,	8 },
+	[PSI_IP]		= { PERF_SAMPLE_IP,		8 },
+	[PSI_TID]		= { PERF_SAMPLE_TID,		8 }, /* pid, tid */
+	[PSI_TIME]		= { PERF_SAMPLE_TIME,		8 },
+	[PSI_ADDR]		= { PERF_SAMPLE_ADDR,		8 },
+	[PSI_ID]		= { PERF_SAMPLE_ID,		8 },
+	[PSI_STREAM_ID]		= { PERF_SAMPLE_STREAM_ID,	8 },
+	[PSI_CPU]		= { PERF_SAMPLE_CPU,		8 }, /* cpu, pad */
+	[PSI_PERIOD]		= { PERF_SAMPLE_PERIOD,		8 },
+	[PSI_READ]		= { PERF_SAMPLE_READ,		0 },
+	[PSI_CALLCHAIN]		= { PERF_SAMPLE_CALLCHAIN,	0 },
+	[PSI_RAW]		= { PERF_SAMPLE_RAW,		0 },
+	[PSI_BRANCH_STACK]	= { PERF_SAMPLE_BRANCH_STACK,	0 },
+	[PSI_REGS_USER]		= { PERF_SAMPLE_REGS_USER,	0 },
+	[PSI_STACK_USER]	= { PERF_SAMPLE_STACK_USER,	0 },
+	[PSI_WEIGHT]		= { PERF_SAMPLE_WEIGHT_TYPE,	8 },
+	[PSI_DATA_SRC]		= { PERF_SAMPLE_DATA_SRC,	8 },
+	[PSI_TRANSACTION]	= { PERF_SAMPLE_TRANSACTION,	8 },
+	[PSI_REGS_INTR]		= { PERF_SAMPLE_REGS_INTR,	0 },
+	[PSI_PHYS_ADDR]		= { PERF_SAMPLE_PHYS_ADDR,	8 },
+	[PSI_CGROUP]		= { PERF_SAMPLE_CGROUP,		8 },
+	[PSI_DATA_PAGE_SIZE]	= { PERF_SAMPLE_DATA_PAGE_SIZE,	8 },
+	[PSI_CODE_PAGE_SIZE]	= { PERF_SAMPLE_CODE_PAGE_SIZE,	8 },
+	[PSI_AUX]		= { PERF_SAMPLE_AUX,		0 },
+};
+
+/*
+ * The sample_id trailer: the identifying items of a sample, in their
+ * sample order except that IDENTIFIER goes last, so that a reader walking
+ * back from the end of any record finds it in the same place.
+ */
+static const u8 perf_id_items[PERF_ID_ITEMS_MAX] = {
+	PSI_TID, PSI_TIME, PSI_ID, PSI_STREAM_ID, PSI_CPU, PSI_IDENTIFIER,
+};
+
+/**
+ * perf_sample_layout_init - work out an event's record layout
+ * @layout: filled in
+ * @sample_type: the attr's sample_type, already validated
+ * @sample_id_all: the attr's sample_id_all
+ */
+void perf_sample_layout_init(struct perf_sample_layout *layout,
+			     u64 sample_type, bool sample_id_all)
+{
+	unsigned int i, item;
+
+	layout->nr_items = 0;
+	layout->fixed_size = sizeof(struct perf_event_header);
+	for (i = 0; i < PSI_NR; i++) {
+		if (!(sample_type & perf_sample_items[i].bits))
+			continue;
+		layout->items[layout->nr_items++] = i;
+		layout->fixed_size += perf_sample_items[i].size;
+	}
+
+	layout->nr_id_items = 0;
+	layout->id_size = 0;
+	if (!sample_id_all)
+		return;
+	for (i = 0; i < PERF_ID_ITEMS_MAX; i++) {
+		item = perf_id_items[i];
+		if (!(sample_type & perf_sample_items[item].bits))
+			continue;
+		layout->id_items[layout->nr_id_items++] = item;
+		layout->id_size += perf_sample_items[item].size;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_sample_layout_init);
+
+/**
+ * perf_read_size - bytes that read() or PERF_SAMPLE_READ produces
+ * @read_format: the attr's read_format
+ * @nr_members: events in the group, leader included (ignored without
+ *	PERF_FORMAT_GROUP)
+ *
+ * Return: the size in bytes.
+ */
+u32 perf_read_size(u64 read_format, unsigned int nr_members)
+{
+	u32 times = 0, member = sizeof(u64);
+
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		times += sizeof(u64);
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		times += sizeof(u64);
+	if (read_format & PERF_FORMAT_ID)
+		member += sizeof(u64);
+	if (read_format & PERF_FORMAT_LOST)
+		member += sizeof(u64);
+
+	if (!(read_format & PERF_FORMAT_GROUP))
+		return times + member;
+	/* nr, the times once, then every member's values. */
+	return sizeof(u64) + times + nr_members * member;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_read_size);
+
+/**
+ * perf_read_fill - lay out a read
+ * @buf: where to write, perf_read_size() bytes
+ * @read_format: the attr's read_format
+ * @enabled: time_enabled, for PERF_FORMAT_TOTAL_TIME_ENABLED
+ * @running: time_running, for PERF_FORMAT_TOTAL_TIME_RUNNING
+ * @members: the values, leader first; one unless PERF_FORMAT_GROUP
+ * @nr_members: entries in @members
+ *
+ * Return: the bytes written.
+ */
+size_t perf_read_fill(u64 *buf, u64 read_format, u64 enabled, u64 running,
+		      const struct perf_read_member *members,
+		      unsigned int nr_members)
+{
+	bool group = read_format & PERF_FORMAT_GROUP;
+	u64 *pos = buf;
+	unsigned int i;
+
+	if (WARN_ON_ONCE(!group && nr_members != 1))
+		nr_members = 1;
+
+	/* A group starts with its size; a single event with its value. */
+	*pos++ = group ? nr_members : members[0].value;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		*pos++ = enabled;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		*pos++ = running;
+	for (i = 0; i < nr_members; i++) {
+		if (group)
+			*pos++ = members[i].value;
+		if (read_format & PERF_FORMAT_ID)
+			*pos++ = members[i].id;
+		if (read_format & PERF_FORMAT_LOST)
+			*pos++ = members[i].lost;
+	}
+	return (pos - buf) * sizeof(u64);
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_read_fill);
