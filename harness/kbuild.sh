@@ -11,7 +11,7 @@
 # the tree, then on the object directory.
 exec 8>"$BUILD/.overlay.lock"
 flock 8
-if [ "$KERNEL" = ours ]; then bash "$HARNESS/overlay.sh"; else bash "$HARNESS/base-tree.sh"; fi
+if [ "$KERNEL" = stock ]; then bash "$HARNESS/base-tree.sh"; else bash "$HARNESS/overlay.sh" "$KERNEL"; fi
 src=$(tree_for "$KERNEL")
 obj=$(objdir_for "$KERNEL" "$ARCH" "$DEBUG")
 mkdir -p "$obj"
@@ -22,16 +22,17 @@ label="$KERNEL $ARCH"; [ "$DEBUG" = 1 ] && label="$label debug"
 
 frags=("$HARNESS/configs/common.config" "$HARNESS/configs/$ARCH.config")
 [ "$DEBUG" = 1 ] && frags+=("$HARNESS/configs/debug.config")
-# Temporary config deltas for ours only ("config ARCH|all CONFIG_X=v" in
-# MANIFEST), e.g. a driver left off until its perfcore port lands.
-if [ "$KERNEL" = ours ]; then
+# Temporary config deltas for ours and next ("config ARCH|all CONFIG_X=v"
+# in their manifests), e.g. a driver left off until its perfcore port lands.
+if [ "$KERNEL" != stock ]; then
 	delta=$obj/.perfcore-ours.config
-	sed 's/#.*//' "$HARNESS/MANIFEST" |
+	read -r -a manifests <<<"$(manifests_for "$KERNEL")"
+	cat "${manifests[@]}" | sed 's/#.*//' |
 		awk -v a="$ARCH" '$1 == "config" && ($2 == a || $2 == "all") {
 			if ($3 ~ /=n$/) { sub(/=n$/, "", $3); print "# " $3 " is not set" }
 			else print $3 }' > "$delta"
 	if [ -s "$delta" ]; then
-		log "config delta for ours: $(tr '\n' ' ' < "$delta")"
+		log "config delta for $KERNEL: $(tr '\n' ' ' < "$delta")"
 		frags+=("$delta")
 	fi
 fi

@@ -38,8 +38,8 @@ arm64)
 *)
 	echo "ARCH must be x86_64 or arm64, not '$ARCH'" >&2; exit 2 ;;
 esac
-case "$KERNEL" in ours|stock) ;; *)
-	echo "KERNEL must be ours or stock, not '$KERNEL'" >&2; exit 2 ;;
+case "$KERNEL" in ours|stock|next) ;; *)
+	echo "KERNEL must be ours, stock or next, not '$KERNEL'" >&2; exit 2 ;;
 esac
 
 log() { printf '[harness] %s\n' "$*" >&2; }
@@ -56,7 +56,18 @@ base_version() {
 
 stock_tree() { echo "$BUILD/linux-$(base_version)"; }
 ours_tree() { echo "$BUILD/ours"; }
-tree_for() { if [ "$1" = stock ]; then stock_tree; else ours_tree; fi; }
+next_tree() { echo "$BUILD/next"; }
+tree_for() {
+	case "$1" in stock) stock_tree ;; next) next_tree ;; *) ours_tree ;; esac
+}
+# The manifests a flavour applies, in order: ours is MANIFEST; next is
+# MANIFEST then MANIFEST.next (work in progress, see README).
+manifests_for() {
+	case "$1" in
+	ours) echo "$HARNESS/MANIFEST" ;;
+	next) echo "$HARNESS/MANIFEST $HARNESS/MANIFEST.next" ;;
+	esac
+}
 objdir_for() {	# kernel arch debug
 	local t; t=$(tree_for "$1")
 	if [ "$3" = 1 ]; then echo "$t/.out-$2-debug"; else echo "$t/.out-$2"; fi

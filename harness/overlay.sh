@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Build the ours tree: a hard-linked copy of the stock tree with every
-# path in harness/MANIFEST replaced by the project's file or removed.
+# Build the ours tree (or, with "next", the next tree): a hard-linked copy
+# of the stock tree with every path in the flavour's manifests replaced by
+# the project's file or removed.
 #
 # Files are only rewritten when their content changes, so kbuild's
 # timestamps stay meaningful and an unchanged overlay costs no rebuild.
@@ -8,14 +9,15 @@
 # with the stock tree.
 . "$(dirname "$0")/lib.sh"
 
+flavour=${1:-ours}
 bash "$HARNESS/base-tree.sh"
 stock=$(stock_tree)
-ours=$(ours_tree)
-manifest=$HARNESS/MANIFEST
+ours=$(tree_for "$flavour")
+read -r -a manifests <<<"$(manifests_for "$flavour")"
 applied=$ours/.perfcore-applied
 
 if [ ! -f "$ours/Makefile" ] || [ "$(cat "$ours/.perfcore-base" 2>/dev/null)" != "$stock" ]; then
-	log "creating ours tree from $(basename "$stock")"
+	log "creating $flavour tree from $(basename "$stock")"
 	rm -rf "$ours"
 	mkdir -p "$ours"
 	(cd "$stock" && find . -path './.out-*' -prune -o -print0 |
@@ -57,7 +59,7 @@ while read -r action path _; do
 		die "MANIFEST: unknown action '$action' for $path" ;;
 	esac
 	echo "$path" >> "$now"
-done < <(sed 's/#.*//' "$manifest")
+done < <(cat "${manifests[@]}" | sed 's/#.*//')
 
 # Paths the project no longer owns go back to stock.
 sort -u "$now" -o "$now"
@@ -66,4 +68,4 @@ sort -u "$applied" | comm -23 - "$now" | while read -r path; do
 	restore "$path"
 done
 cp "$now" "$applied"
-log "ours tree: $(wc -l < "$now") owned paths applied"
+log "$flavour tree: $(wc -l < "$now") owned paths applied"
