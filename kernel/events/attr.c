@@ -16,6 +16,7 @@
 #include <linux/bits.h>
 #include <linux/capability.h>
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/limits.h>
 #include <linux/minmax.h>
 #include <linux/perf_event.h>

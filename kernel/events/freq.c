@@ -5,6 +5,7 @@
  * Pure arithmetic: no locks, no clocks, callable from NMI.
  */
 #include <kunit/visibility.h>
+#include <linux/export.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/math64.h>

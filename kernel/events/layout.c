@@ -6,6 +6,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/bug.h>
+#include <linux/export.h>
 #include <linux/perf_event.h>
 
 #include "layout.h"

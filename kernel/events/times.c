@@ -10,6 +10,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/compiler.h>
+#include <linux/export.h>
 #include <asm/barrier.h>
 
 #include "times.h"
