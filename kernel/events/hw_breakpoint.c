@@ -38,6 +38,7 @@
 
 #include <linux/bug.h>
 #include <linux/cpu.h>
+#include <linux/cpumask.h>
 #include <linux/export.h>
 #include <linux/hashtable.h>
 #include <linux/hw_breakpoint.h>
@@ -82,7 +83,6 @@ struct bp_cpu_bound {
 
 static DEFINE_MUTEX(bp_slots_lock);
 static DEFINE_HASHTABLE(bp_tasks, 6);
-static unsigned int bp_nr_tasks;
 static DEFINE_PER_CPU(struct bp_cpu_bound, bp_cpu_bound);
 /* Registers per kind, read from the architecture once at boot. */
 static int bp_registers[TYPE_MAX];
@@ -133,12 +133,12 @@ static unsigned int bp_busiest_task(enum bp_type_idx kind, int cpu)
 static unsigned int bp_in_use(struct perf_event *bp, enum bp_type_idx kind,
 			      struct bp_task *own)
 {
+	const struct cpumask *cpus = bp->cpu >= 0 ? cpumask_of(bp->cpu) :
+						    cpu_possible_mask;
 	unsigned int most = 0, used;
 	int cpu;
 
-	for_each_possible_cpu(cpu) {
-		if (bp->cpu >= 0 && cpu != bp->cpu)
-			continue;
+	for_each_cpu(cpu, cpus) {
 		used = per_cpu(bp_cpu_bound, cpu).weight[kind];
 		if (!bp->hw.target)
 			used += bp_busiest_task(kind, cpu);
@@ -160,7 +160,6 @@ static struct bp_task *bp_task_get(struct task_struct *task, gfp_t gfp)
 		return NULL;
 	t->task = task;
 	hash_add(bp_tasks, &t->node, (unsigned long)task);
-	bp_nr_tasks++;
 	return t;
 }
 
@@ -170,7 +169,6 @@ static void bp_task_put_idle(struct bp_task *t)
 	if (t->nr)
 		return;
 	hash_del(&t->node);
-	bp_nr_tasks--;
 	kfree(t->on_cpu);
 	kfree(t);
 }
@@ -264,8 +262,8 @@ void release_bp_slot(struct perf_event *bp)
 	mutex_unlock(&bp_slots_lock);
 }
 
-/* Move @bp's claim from one kind to the other, or leave it as it was. */
-static int bp_change_kind(struct perf_event *bp, u64 old_type, u64 new_type)
+/* Move @bp's claim to a new breakpoint type, or leave it as it was. */
+static int bp_change_type(struct perf_event *bp, u64 old_type, u64 new_type)
 {
 	int ret;
 
@@ -327,7 +325,7 @@ bool hw_breakpoint_is_used(void)
 	int cpu, kind;
 
 	mutex_lock(&bp_slots_lock);
-	used = bp_nr_tasks;
+	used = !hash_empty(bp_tasks);
 	for_each_possible_cpu(cpu)
 		for (kind = 0; kind < TYPE_MAX; kind++)
 			used |= !!per_cpu(bp_cpu_bound, cpu).weight[kind];
@@ -424,7 +422,7 @@ int modify_user_hw_breakpoint_check(struct perf_event *bp,
 		return -EINVAL;
 
 	if (merged.bp_type != bp->attr.bp_type) {
-		err = bp_change_kind(bp, bp->attr.bp_type, merged.bp_type);
+		err = bp_change_type(bp, bp->attr.bp_type, merged.bp_type);
 		if (err)
 			return err;
 	}
