@@ -12,9 +12,15 @@
 #ifndef _KERNEL_EVENTS_FLEX_QUEUE_H
 #define _KERNEL_EVENTS_FLEX_QUEUE_H
 
+#include <linux/perf_event.h>
 #include <linux/rbtree.h>
 #include <linux/types.h>
 
+/*
+ * Until perfcore's <linux/perf_event.h> replaces upstream's (KERNEL=next),
+ * the types are defined here; that header defines PERFCORE_CORE_TYPES.
+ */
+#ifndef PERFCORE_CORE_TYPES
 /**
  * struct perf_flex_node - one flexible group's place in a queue
  * @rb: link in &perf_flex_queue.root
@@ -48,6 +54,8 @@ struct perf_flex_queue {
 	u64			next_seq;
 	unsigned int		nr;
 };
+
+#endif /* PERFCORE_CORE_TYPES */
 
 /*
  * Returned by a perf_flex_sched() callback for a group that is not a

@@ -25,6 +25,8 @@
 #include <linux/perf_event.h>
 #include <linux/types.h>
 
+/* Types: see flex_queue.h on PERFCORE_CORE_TYPES. */
+#ifndef PERFCORE_CORE_TYPES
 /**
  * struct perf_tclock - a clock that advances only while started
  * @time:	accumulated time, valid as of @stamp
@@ -43,6 +45,8 @@ struct perf_tclock {
 	bool	running;
 };
 
+#endif
+
 void perf_tclock_init(struct perf_tclock *clk);
 void perf_tclock_start(struct perf_tclock *clk, u64 now);
 void perf_tclock_stop(struct perf_tclock *clk, u64 now);
@@ -50,6 +54,7 @@ void perf_tclock_update(struct perf_tclock *clk, u64 now);
 u64 perf_tclock_read(const struct perf_tclock *clk, u64 now);
 u64 perf_tclock_read_lockless(const struct perf_tclock *clk, u64 now);
 
+#ifndef PERFCORE_CORE_TYPES
 /**
  * enum perf_times_mode - which totals of an event grow with its clock
  * @PERF_TIMES_OFF:	neither (event off, errored, exited, or its leader is)
@@ -81,6 +86,8 @@ struct perf_times {
 	u64			stamp;
 	enum perf_times_mode	mode;
 };
+
+#endif
 
 enum perf_times_mode perf_times_mode_for(enum perf_event_state leader_state,
 					 enum perf_event_state state);

@@ -1,0 +1,1348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcore: task and CPU contexts, and the events' place in them.
+ *
+ * A context is the set of events that count together: those of one task
+ * (task->perf_event_ctxp) or those of one CPU (per-CPU perf_cpu_context).
+ * Within a context every PMU has its own part (struct
+ * perf_event_pmu_context) with the pinned list and the fair flexible
+ * queue; sched.c walks those.  This file changes the population: it puts
+ * events in and takes them out, enables and disables them, and follows
+ * the task through fork (inheritance), exec and exit.
+ *
+ * Locking, in the order the locks nest:
+ *
+ *  - task->perf_event_mutex protects the task's list of owned events
+ *    (prctl) and the creation of its context.
+ *  - ctx->mutex serialises every change of a context's population and of
+ *    its events' attributes; it may sleep.  A child's context mutex may be
+ *    taken while its parent's is held (fork); never the other way round.
+ *  - event->child_mutex protects a parent's list of inherited children;
+ *    it nests inside the mutex of the context being changed, so code that
+ *    walks the children to lock their contexts drops it first.
+ *  - cpuctx->ctx.lock, then the task context's ctx->lock: raw spinlocks,
+ *    taken with interrupts off on the CPU that runs the context.  They
+ *    protect the lists that scheduling walks and every event's state,
+ *    times and PMU membership.  perf_ctx_lock() takes them in order.
+ *
+ * Changing an active context means running on its CPU: perf_ctx_call()
+ * sends an IPI there (to the CPU of the event for a CPU context, to the
+ * CPU the task runs on for a task context) and runs the change with both
+ * context locks held.  A task context that is not running anywhere is
+ * changed in place under its lock, which the scheduler also takes before
+ * it can schedule the context in.
+ *
+ * Reference counts: a task context holds one reference for its task
+ * pointer and one per event; a CPU context is static.  Events hold their
+ * context until they are freed, so event->ctx is stable once installed.
+ */
+
+#include <linux/cpu.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/workqueue.h>
+
+#include "internal.h"
+
+DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
+
+/* ----------------------------------------------------------------------
+ * The static key that turns the context switch hooks on.
+ */
+DEFINE_STATIC_KEY_FALSE(perf_sched_events);
+
+static atomic_t nr_task_events;
+static DEFINE_MUTEX(perf_sched_key_mutex);
+
+static void perf_sched_key_off(struct work_struct *work)
+{
+	mutex_lock(&perf_sched_key_mutex);
+	if (!atomic_read(&nr_task_events))
+		static_branch_disable(&perf_sched_events);
+	mutex_unlock(&perf_sched_key_mutex);
+}
+
+static DECLARE_DELAYED_WORK(perf_sched_key_work, perf_sched_key_off);
+
+/**
+ * perf_sched_events_get - a task event came into existence
+ *
+ * The hooks must be on before the event can be scheduled, so the first
+ * user turns the key on synchronously (this may sleep).
+ */
+void perf_sched_events_get(void)
+{
+	if (atomic_inc_not_zero(&nr_task_events))
+		return;
+	mutex_lock(&perf_sched_key_mutex);
+	if (atomic_inc_return(&nr_task_events) == 1)
+		static_branch_enable(&perf_sched_events);
+	mutex_unlock(&perf_sched_key_mutex);
+}
+
+/**
+ * perf_sched_events_put - a task event went away
+ *
+ * The last one turns the key off a little later, from a worker: callers
+ * may hold locks, and a workload that opens and closes events in a loop
+ * should not patch code every time.
+ */
+void perf_sched_events_put(void)
+{
+	if (atomic_dec_and_test(&nr_task_events))
+		schedule_delayed_work(&perf_sched_key_work, HZ);
+}
+
+/* ----------------------------------------------------------------------
+ * Context objects.
+ */
+static void perf_ctx_init(struct perf_event_context *ctx,
+			  struct task_struct *task, int cpu)
+{
+	raw_spin_lock_init(&ctx->lock);
+	mutex_init(&ctx->mutex);
+	INIT_LIST_HEAD(&ctx->pmu_ctx_list);
+	INIT_LIST_HEAD(&ctx->event_list);
+	refcount_set(&ctx->refcount, 1);
+	perf_tclock_init(&ctx->clock);
+	ctx->task = task;
+	ctx->cpu = cpu;
+}
+
+static struct perf_event_context *perf_ctx_alloc(struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return NULL;
+	perf_ctx_init(ctx, get_task_struct(task), -1);
+	return ctx;
+}
+
+/**
+ * perf_get_ctx - take a reference on a context
+ * @ctx: the context
+ */
+void perf_get_ctx(struct perf_event_context *ctx)
+{
+	refcount_inc(&ctx->refcount);
+}
+
+/**
+ * perf_put_ctx - drop a reference; the last one frees a task context
+ * @ctx: the context
+ */
+void perf_put_ctx(struct perf_event_context *ctx)
+{
+	struct task_struct *task;
+
+	if (!refcount_dec_and_test(&ctx->refcount))
+		return;
+	if (ctx->parent_ctx)
+		perf_put_ctx(ctx->parent_ctx);
+	task = ctx->task;
+	if (task && task != TASK_TOMBSTONE)
+		put_task_struct(task);
+	kfree_rcu(ctx, rcu_head);
+}
+
+/*
+ * The context of @task with a reference, or NULL.  The RCU read section
+ * keeps the memory; the reference count decides whether it is still live.
+ */
+static struct perf_event_context *perf_task_ctx_get(struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+
+	rcu_read_lock();
+	ctx = rcu_dereference(task->perf_event_ctxp);
+	if (ctx && !refcount_inc_not_zero(&ctx->refcount))
+		ctx = NULL;
+	rcu_read_unlock();
+	return ctx;
+}
+
+/**
+ * perf_find_get_context - the context an event for (@task, @cpu) joins
+ * @task: the task, or NULL for a CPU event
+ * @cpu: the CPU of a CPU event
+ *
+ * Return: the context with a reference, or ERR_PTR(-ESRCH) if @task is
+ * exiting, or ERR_PTR(-ENOMEM).
+ */
+struct perf_event_context *perf_find_get_context(struct task_struct *task,
+						 int cpu)
+{
+	struct perf_event_context *ctx, *fresh;
+
+	if (!task) {
+		ctx = &per_cpu_ptr(&perf_cpu_context, cpu)->ctx;
+		perf_get_ctx(ctx);
+		return ctx;
+	}
+
+	for (;;) {
+		ctx = perf_task_ctx_get(task);
+		if (ctx) {
+			if (READ_ONCE(ctx->task) != TASK_TOMBSTONE)
+				return ctx;
+			perf_put_ctx(ctx);
+			return ERR_PTR(-ESRCH);
+		}
+
+		fresh = perf_ctx_alloc(task);
+		if (!fresh)
+			return ERR_PTR(-ENOMEM);
+
+		mutex_lock(&task->perf_event_mutex);
+		if (task->flags & PF_EXITING) {
+			mutex_unlock(&task->perf_event_mutex);
+			perf_put_ctx(fresh);
+			return ERR_PTR(-ESRCH);
+		}
+		if (!rcu_access_pointer(task->perf_event_ctxp)) {
+			/* One reference for the task, one for the caller. */
+			perf_get_ctx(fresh);
+			rcu_assign_pointer(task->perf_event_ctxp, fresh);
+			mutex_unlock(&task->perf_event_mutex);
+			return fresh;
+		}
+		/* Lost a race with another opener: use theirs. */
+		mutex_unlock(&task->perf_event_mutex);
+		perf_put_ctx(fresh);
+	}
+}
+
+static void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
+			  struct perf_event_context *ctx)
+{
+	epc->pmu = pmu;
+	epc->ctx = ctx;
+	INIT_LIST_HEAD(&epc->pmu_ctx_entry);
+	INIT_LIST_HEAD(&epc->pinned_groups);
+	INIT_LIST_HEAD(&epc->active_groups);
+	perf_flex_queue_init(&epc->flexible,
+			     4ULL * max(pmu->hrtimer_interval_ms, 1) * NSEC_PER_MSEC);
+}
+
+/**
+ * perf_find_get_pmu_context - @pmu's part of @ctx, with a reference
+ * @pmu: the PMU
+ * @ctx: the context, its mutex held
+ * @event: the event that will use it (a CPU context's part is per CPU)
+ *
+ * Return: the pmu context or ERR_PTR(-ENOMEM).
+ */
+struct perf_event_pmu_context *
+perf_find_get_pmu_context(struct pmu *pmu, struct perf_event_context *ctx,
+			  struct perf_event *event)
+{
+	struct perf_event_pmu_context *epc, *fresh = NULL;
+	void *task_data = NULL;
+
+	if (!ctx->task) {
+		struct perf_cpu_pmu_context *cpc;
+
+		cpc = per_cpu_ptr(pmu->cpu_pmu_context, event->cpu);
+		epc = &cpc->epc;
+		raw_spin_lock_irq(&ctx->lock);
+		if (!epc->ctx)
+			perf_epc_init(epc, pmu, ctx);
+		epc->embedded = true;
+		if (list_empty(&epc->pmu_ctx_entry)) {
+			atomic_set(&epc->refcount, 1);
+			list_add(&epc->pmu_ctx_entry, &ctx->pmu_ctx_list);
+		} else {
+			atomic_inc(&epc->refcount);
+		}
+		raw_spin_unlock_irq(&ctx->lock);
+		return epc;
+	}
+
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+	if (!fresh)
+		return ERR_PTR(-ENOMEM);
+	if (pmu->task_ctx_cache) {
+		task_data = kmem_cache_zalloc(pmu->task_ctx_cache, GFP_KERNEL);
+		if (!task_data) {
+			kfree(fresh);
+			return ERR_PTR(-ENOMEM);
+		}
+	}
+
+	raw_spin_lock_irq(&ctx->lock);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (epc->pmu == pmu) {
+			atomic_inc(&epc->refcount);
+			raw_spin_unlock_irq(&ctx->lock);
+			if (task_data)
+				kmem_cache_free(pmu->task_ctx_cache, task_data);
+			kfree(fresh);
+			return epc;
+		}
+	}
+	perf_epc_init(fresh, pmu, ctx);
+	atomic_set(&fresh->refcount, 1);
+	fresh->task_ctx_data = task_data;
+	list_add(&fresh->pmu_ctx_entry, &ctx->pmu_ctx_list);
+	raw_spin_unlock_irq(&ctx->lock);
+	return fresh;
+}
+
+static void perf_epc_free_rcu(struct rcu_head *head)
+{
+	struct perf_event_pmu_context *epc;
+
+	epc = container_of(head, struct perf_event_pmu_context, rcu_head);
+	if (epc->task_ctx_data)
+		kmem_cache_free(epc->pmu->task_ctx_cache, epc->task_ctx_data);
+	kfree(epc);
+}
+
+/**
+ * perf_put_pmu_ctx - drop a reference on a pmu context
+ * @epc: the pmu context
+ *
+ * The last reference unlinks it from its context; a task context's part
+ * is then freed after a grace period (sched paths walk the list).
+ */
+void perf_put_pmu_ctx(struct perf_event_pmu_context *epc)
+{
+	struct perf_event_context *ctx = epc->ctx;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (!atomic_dec_and_test(&epc->refcount)) {
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		return;
+	}
+	WARN_ON_ONCE(!list_empty(&epc->pinned_groups) ||
+		     !perf_flex_empty(&epc->flexible) ||
+		     !list_empty(&epc->active_groups));
+	list_del_init(&epc->pmu_ctx_entry);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+
+	if (!epc->embedded)
+		call_rcu(&epc->rcu_head, perf_epc_free_rcu);
+}
+
+/**
+ * perf_event_ctx_lock_nested - lock the mutex of @event's context
+ * @event: the event
+ * @nesting: lockdep subclass
+ *
+ * event->ctx only changes while both the old and the new context's
+ * mutexes are held (moving events between CPUs), so re-checking after
+ * taking the mutex gives a stable answer.
+ *
+ * Return: the locked context, with a reference for the caller.
+ */
+struct perf_event_context *
+perf_event_ctx_lock_nested(struct perf_event *event, int nesting)
+{
+	struct perf_event_context *ctx;
+
+	for (;;) {
+		rcu_read_lock();
+		ctx = READ_ONCE(event->ctx);
+		if (!refcount_inc_not_zero(&ctx->refcount)) {
+			rcu_read_unlock();
+			continue;
+		}
+		rcu_read_unlock();
+
+		mutex_lock_nested(&ctx->mutex, nesting);
+		if (READ_ONCE(event->ctx) == ctx)
+			return ctx;
+		mutex_unlock(&ctx->mutex);
+		perf_put_ctx(ctx);
+	}
+}
+
+/**
+ * perf_event_ctx_lock - perf_event_ctx_lock_nested() without a subclass
+ * @event: the event
+ *
+ * Return: the locked context.
+ */
+struct perf_event_context *perf_event_ctx_lock(struct perf_event *event)
+{
+	return perf_event_ctx_lock_nested(event, 0);
+}
+
+/**
+ * perf_event_ctx_unlock - undo perf_event_ctx_lock()
+ * @event: the event
+ * @ctx: what perf_event_ctx_lock() returned
+ */
+void perf_event_ctx_unlock(struct perf_event *event,
+			   struct perf_event_context *ctx)
+{
+	mutex_unlock(&ctx->mutex);
+	perf_put_ctx(ctx);
+}
+
+/* ----------------------------------------------------------------------
+ * Running a change where the context runs.
+ */
+struct perf_ctx_call_args {
+	struct perf_event	*event;
+	perf_ctx_fn		fn;
+	void			*data;
+};
+
+/*
+ * On the target CPU with IRQs off.  For a task context, the task must be
+ * current here, else the caller retries: it moved or stopped running.
+ */
+static int perf_ctx_call_remote(void *info)
+{
+	struct perf_ctx_call_args *args = info;
+	struct perf_event *event = args->event;
+	struct perf_event_context *ctx = event->ctx;
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_context *task_ctx = NULL;
+
+	if (ctx->task) {
+		if (ctx->task != current)
+			return -EAGAIN;
+		task_ctx = ctx;
+	}
+
+	perf_ctx_lock(cpuctx, task_ctx);
+	if (task_ctx && cpuctx->task_ctx != task_ctx) {
+		/*
+		 * The context was created while its task was already
+		 * running, so the switch hook never saw it: it starts now.
+		 */
+		WARN_ON_ONCE(cpuctx->task_ctx);
+		perf_ctx_unlock(cpuctx, task_ctx);
+		perf_task_ctx_sched_in(task_ctx);
+		perf_ctx_lock(cpuctx, task_ctx);
+	}
+	args->fn(event, cpuctx, ctx, args->data);
+	perf_ctx_unlock(cpuctx, task_ctx);
+	return 0;
+}
+
+static void perf_ctx_call_ipi(void *info)
+{
+	struct perf_ctx_call_args *args = info;
+
+	/* The result travels back in ->fn being cleared. */
+	if (!perf_ctx_call_remote(info))
+		args->fn = NULL;
+}
+
+/* The context is not on any CPU: change it in place, under its lock. */
+static void perf_ctx_call_inactive(struct perf_ctx_call_args *args)
+{
+	args->fn(args->event, NULL, args->event->ctx, args->data);
+}
+
+/**
+ * perf_ctx_call - run a change of @event's context where the context runs
+ * @event: an event installed in a context (ctx->mutex held by the caller)
+ * @fn: the change, see &perf_ctx_fn
+ * @data: passed to @fn
+ */
+void perf_ctx_call(struct perf_event *event, perf_ctx_fn fn, void *data)
+{
+	struct perf_event_context *ctx = event->ctx;
+	struct perf_ctx_call_args args;
+	struct task_struct *task;
+
+	lockdep_assert_held(&ctx->mutex);
+
+	if (!ctx->task) {
+		args = (struct perf_ctx_call_args){ event, fn, data };
+		if (!smp_call_function_single(event->cpu, perf_ctx_call_ipi,
+					      &args, 1) && !args.fn)
+			return;
+		/* The CPU is offline: nothing of it is on a PMU. */
+		raw_spin_lock_irq(&ctx->lock);
+		args.fn = fn;
+		perf_ctx_call_inactive(&args);
+		raw_spin_unlock_irq(&ctx->lock);
+		return;
+	}
+
+	task = READ_ONCE(ctx->task);
+	for (;;) {
+		if (task != TASK_TOMBSTONE && task_curr(task)) {
+			args = (struct perf_ctx_call_args){ event, fn, data };
+			if (!smp_call_function_single(task_cpu(task),
+						      perf_ctx_call_ipi,
+						      &args, 1) && !args.fn)
+				return;
+		}
+
+		raw_spin_lock_irq(&ctx->lock);
+		if (ctx->is_active && task != TASK_TOMBSTONE) {
+			/* Scheduled in meanwhile: go to where it runs. */
+			raw_spin_unlock_irq(&ctx->lock);
+			cpu_relax();
+			task = READ_ONCE(ctx->task);
+			continue;
+		}
+		args = (struct perf_ctx_call_args){ event, fn, data };
+		perf_ctx_call_inactive(&args);
+		raw_spin_unlock_irq(&ctx->lock);
+		return;
+	}
+}
+
+/*
+ * Run @fn for @event on this CPU, from a context that cannot send IPIs
+ * (irq_work): only when the event's context is here or nowhere.
+ */
+static void perf_ctx_call_local(struct perf_event *event, perf_ctx_fn fn,
+				void *data)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *task_ctx = ctx->task ? ctx : NULL;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (task_ctx && cpuctx->task_ctx != task_ctx) {
+		raw_spin_lock(&ctx->lock);
+		if (!ctx->is_active)
+			fn(event, NULL, ctx, data);
+		raw_spin_unlock(&ctx->lock);
+		local_irq_restore(flags);
+		return;
+	}
+	if (!task_ctx && ctx != &cpuctx->ctx) {
+		local_irq_restore(flags);
+		return;
+	}
+	perf_ctx_lock(cpuctx, task_ctx);
+	fn(event, cpuctx, ctx, data);
+	perf_ctx_unlock(cpuctx, task_ctx);
+	local_irq_restore(flags);
+}
+
+/* ----------------------------------------------------------------------
+ * Installing and removing events.
+ */
+
+static void perf_ctx_link_event(struct perf_event *event,
+				struct perf_event_context *ctx)
+{
+	struct perf_event *leader = event->group_leader;
+	enum perf_times_mode mode;
+
+	mode = perf_times_mode_for(leader->state, event->state);
+	perf_times_init(&event->times, perf_event_clock_now(event), mode);
+
+	list_add_tail(&event->event_entry, &ctx->event_list);
+	ctx->nr_events++;
+	event->pmu_ctx->nr_events++;
+	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
+		ctx->nr_user++;
+	if (event->attr.inherit_stat)
+		ctx->nr_stat++;
+	if (event->attr.freq) {
+		ctx->nr_freq++;
+		event->pmu_ctx->nr_freq++;
+	}
+	if (is_cgroup_event(event)) {
+		ctx->nr_cgroups++;
+		event->pmu_ctx->nr_cgroups++;
+	}
+	event->attach_state |= PERF_ATTACH_CONTEXT;
+
+	if (leader == event) {
+		event->group_caps = event->event_caps;
+		perf_add_group_to_lists(event);
+		return;
+	}
+	list_add_tail(&event->sibling_entry, &leader->sibling_list);
+	leader->nr_siblings++;
+	leader->group_generation++;
+	leader->group_caps &= event->event_caps;
+	leader->attach_state |= PERF_ATTACH_GROUP;
+	event->attach_state |= PERF_ATTACH_GROUP;
+	perf_event_update_group_sizes(leader);
+}
+
+static void perf_ctx_unlink_event(struct perf_event *event,
+				  struct perf_event_context *ctx)
+{
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
+		return;
+	event->attach_state &= ~PERF_ATTACH_CONTEXT;
+
+	ctx->nr_events--;
+	event->pmu_ctx->nr_events--;
+	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
+		ctx->nr_user--;
+	if (event->attr.inherit_stat)
+		ctx->nr_stat--;
+	if (event->attr.freq) {
+		ctx->nr_freq--;
+		event->pmu_ctx->nr_freq--;
+	}
+	if (is_cgroup_event(event)) {
+		ctx->nr_cgroups--;
+		event->pmu_ctx->nr_cgroups--;
+	}
+	list_del_init(&event->event_entry);
+	if (event->group_leader == event)
+		perf_del_group_from_lists(event);
+}
+
+/*
+ * Break @event out of its group.  A sibling leaves its leader; a leader
+ * leaves its siblings behind as groups of their own, which then compete
+ * for the PMU like any other group of the context.
+ */
+static void perf_group_detach(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+	struct perf_event *sib, *tmp;
+
+	if (!(event->attach_state & PERF_ATTACH_GROUP))
+		return;
+	event->attach_state &= ~PERF_ATTACH_GROUP;
+
+	if (leader != event) {
+		list_del_init(&event->sibling_entry);
+		leader->nr_siblings--;
+		leader->group_generation++;
+		event->group_leader = event;
+		perf_event_update_group_sizes(leader);
+		perf_event_update_group_sizes(event);
+		return;
+	}
+
+	list_for_each_entry_safe(sib, tmp, &event->sibling_list, sibling_entry) {
+		list_del_init(&sib->sibling_entry);
+		sib->group_leader = sib;
+		sib->attach_state &= ~PERF_ATTACH_GROUP;
+		sib->group_caps = sib->event_caps;
+		if (sib->attach_state & PERF_ATTACH_CONTEXT) {
+			if (sib->state == PERF_EVENT_STATE_ACTIVE)
+				perf_event_sched_out(sib, sib->ctx);
+			perf_event_set_state(sib, sib->state);
+			perf_add_group_to_lists(sib);
+		}
+		perf_event_update_group_sizes(sib);
+	}
+	event->nr_siblings = 0;
+	event->group_generation++;
+	perf_event_update_group_sizes(event);
+}
+
+static void perf_install_fn(struct perf_event *event,
+			    struct perf_cpu_context *cpuctx,
+			    struct perf_event_context *ctx, void *data)
+{
+	perf_ctx_link_event(event, ctx);
+	if (cpuctx && is_cgroup_event(event))
+		perf_cgroup_sync_cpuctx(cpuctx);
+	if (cpuctx && ctx->is_active &&
+	    event->state >= PERF_EVENT_STATE_INACTIVE &&
+	    event->group_leader->state >= PERF_EVENT_STATE_INACTIVE)
+		perf_ctx_resched(cpuctx, cpuctx->task_ctx, event->pmu_ctx->pmu,
+				 EVENT_ALL);
+}
+
+/**
+ * perf_install_in_context - add a new event to its context
+ * @ctx: the context, whose reference the event now owns; mutex held
+ * @event: the event, its pmu_ctx set
+ * @cpu: the event's CPU, or -1
+ */
+void perf_install_in_context(struct perf_event_context *ctx,
+			     struct perf_event *event, int cpu)
+{
+	lockdep_assert_held(&ctx->mutex);
+
+	WRITE_ONCE(event->ctx, ctx);
+	if (event->cpu != -1)
+		event->oncpu = -1;
+	perf_ctx_call(event, perf_install_fn, NULL);
+}
+
+static void perf_remove_fn(struct perf_event *event,
+			   struct perf_cpu_context *cpuctx,
+			   struct perf_event_context *ctx, void *data)
+{
+	unsigned long flags = (unsigned long)data;
+	enum perf_event_state state = event->state;
+
+	if (event->state == PERF_EVENT_STATE_ACTIVE) {
+		if (event->group_leader == event)
+			perf_group_sched_out(event, ctx);
+		else
+			perf_event_sched_out(event, ctx);
+	}
+
+	if (flags & DETACH_EXIT)
+		state = PERF_EVENT_STATE_EXIT;
+	else if (flags & DETACH_DEAD)
+		state = PERF_EVENT_STATE_DEAD;
+	else if (event->state > PERF_EVENT_STATE_OFF)
+		state = PERF_EVENT_STATE_OFF;
+	else
+		state = event->state;
+
+	if (flags & DETACH_GROUP)
+		perf_group_detach(event);
+	perf_ctx_unlink_event(event, ctx);
+	perf_event_set_state(event, state);
+	if (cpuctx && is_cgroup_event(event))
+		perf_cgroup_sync_cpuctx(cpuctx);
+}
+
+/**
+ * perf_remove_from_context - take an event out of its context
+ * @event: the event (ctx->mutex held)
+ * @flags: DETACH_*
+ *
+ * The event keeps its context pointer (and reference) until it is freed.
+ */
+void perf_remove_from_context(struct perf_event *event, unsigned long flags)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	lockdep_assert_held(&ctx->mutex);
+
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT)) {
+		/* Already out (its task exited); still mark it. */
+		raw_spin_lock_irq(&ctx->lock);
+		if (flags & DETACH_DEAD)
+			perf_event_set_state(event, PERF_EVENT_STATE_DEAD);
+		if (flags & DETACH_GROUP)
+			perf_group_detach(event);
+		raw_spin_unlock_irq(&ctx->lock);
+		return;
+	}
+	perf_ctx_call(event, perf_remove_fn, (void *)flags);
+}
+
+/* ----------------------------------------------------------------------
+ * Enable and disable.
+ */
+static void perf_enable_fn(struct perf_event *event,
+			   struct perf_cpu_context *cpuctx,
+			   struct perf_event_context *ctx, void *data)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
+	    event->state < PERF_EVENT_STATE_ERROR)
+		return;
+
+	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+
+	if (!cpuctx || !ctx->is_active)
+		return;
+	if (leader != event && leader->state != PERF_EVENT_STATE_ACTIVE &&
+	    leader->state != PERF_EVENT_STATE_INACTIVE)
+		return;
+	if (!perf_event_filter_match(event))
+		return;
+	perf_ctx_resched(cpuctx, cpuctx->task_ctx, event->pmu_ctx->pmu,
+			 EVENT_ALL);
+}
+
+/**
+ * __perf_event_enable_locked - enable an event (ctx->mutex held)
+ * @event: the event
+ *
+ * An event in the error state is enabled afresh, as if it had been off.
+ */
+void __perf_event_enable_locked(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
+		return;
+	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
+	    event->state < PERF_EVENT_STATE_ERROR)
+		return;
+
+	raw_spin_lock_irq(&ctx->lock);
+	if (event->state == PERF_EVENT_STATE_ERROR)
+		perf_event_set_state(event, PERF_EVENT_STATE_OFF);
+	raw_spin_unlock_irq(&ctx->lock);
+
+	perf_ctx_call(event, perf_enable_fn, NULL);
+}
+
+static void perf_disable_fn(struct perf_event *event,
+			    struct perf_cpu_context *cpuctx,
+			    struct perf_event_context *ctx, void *data)
+{
+	if (event->state < PERF_EVENT_STATE_INACTIVE)
+		return;
+
+	if (event->state == PERF_EVENT_STATE_ACTIVE) {
+		if (event->group_leader == event)
+			perf_group_sched_out(event, ctx);
+		else
+			perf_event_sched_out(event, ctx);
+	}
+	perf_event_set_state(event, PERF_EVENT_STATE_OFF);
+	event->pending_disable = 0;
+}
+
+/**
+ * __perf_event_disable_locked - disable an event (ctx->mutex held)
+ * @event: the event; a leader takes its whole group off the PMU
+ */
+void __perf_event_disable_locked(struct perf_event *event)
+{
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
+		return;
+	if (event->state <= PERF_EVENT_STATE_OFF)
+		return;
+	perf_ctx_call(event, perf_disable_fn, NULL);
+}
+
+/**
+ * perf_event_disable_local - disable @event from this CPU without IPIs
+ * @event: the event
+ *
+ * For deferred disables (irq_work after an overflow asked for it): the
+ * event's context runs here, or nowhere.
+ */
+void perf_event_disable_local(struct perf_event *event)
+{
+	perf_ctx_call_local(event, perf_disable_fn, NULL);
+}
+
+/* ----------------------------------------------------------------------
+ * Owners, for prctl(PR_TASK_PERF_EVENTS_ENABLE/DISABLE).
+ */
+
+/**
+ * perf_event_set_owner - record the task whose fd the event is
+ * @event: the event
+ * @owner: the task (current at open)
+ */
+void perf_event_set_owner(struct perf_event *event, struct task_struct *owner)
+{
+	mutex_lock(&owner->perf_event_mutex);
+	WRITE_ONCE(event->owner, owner);
+	list_add_tail(&event->owner_entry, &owner->perf_event_list);
+	mutex_unlock(&owner->perf_event_mutex);
+}
+
+/**
+ * perf_event_clear_owner - forget the owner (the fd is being released)
+ * @event: the event
+ *
+ * Races with the owner's exit, which clears the owners of everything on
+ * its list; whoever gets the owner's mutex first does the unlinking.
+ */
+void perf_event_clear_owner(struct perf_event *event)
+{
+	struct task_struct *owner;
+
+	rcu_read_lock();
+	owner = READ_ONCE(event->owner);
+	if (owner && owner != TASK_TOMBSTONE)
+		get_task_struct(owner);
+	else
+		owner = NULL;
+	rcu_read_unlock();
+	if (!owner)
+		return;
+
+	mutex_lock(&owner->perf_event_mutex);
+	if (READ_ONCE(event->owner) == owner) {
+		list_del_init(&event->owner_entry);
+		WRITE_ONCE(event->owner, NULL);
+	}
+	mutex_unlock(&owner->perf_event_mutex);
+	put_task_struct(owner);
+}
+
+/* ----------------------------------------------------------------------
+ * Fork: inheritance.
+ */
+
+/*
+ * Make @child_ctx's copy of @event (an event of the parent task's
+ * context).  The copy reports to the original event (the one with the fd),
+ * never to an intermediate inherited copy.
+ */
+static struct perf_event *
+perf_inherit_event(struct perf_event *event, struct task_struct *child,
+		   struct perf_event_context *child_ctx,
+		   struct perf_event *child_leader)
+{
+	struct perf_event *origin = event->parent ? event->parent : event;
+	struct perf_event_pmu_context *epc;
+	struct perf_event *copy;
+	struct pmu *pmu;
+
+	if (origin->state <= PERF_EVENT_STATE_EXIT)
+		return NULL;
+	if (!perf_event_tryget(origin))
+		return NULL;
+
+	copy = perf_event_alloc(&origin->attr, origin->cpu, child, child_leader,
+				origin, NULL, NULL, -1);
+	if (IS_ERR(copy)) {
+		put_event(origin);
+		return copy;
+	}
+
+	copy->state = event->state >= PERF_EVENT_STATE_INACTIVE ?
+		      PERF_EVENT_STATE_INACTIVE : PERF_EVENT_STATE_OFF;
+	if (origin->attr.freq) {
+		copy->hw.sample_period = event->hw.sample_period;
+		local64_set(&copy->hw.period_left, event->hw.sample_period);
+	}
+
+	pmu = child_leader ? child_leader->pmu_ctx->pmu : copy->pmu;
+	epc = perf_find_get_pmu_context(pmu, child_ctx, copy);
+	if (IS_ERR(epc)) {
+		perf_free_event(copy);
+		put_event(origin);
+		return ERR_CAST(epc);
+	}
+	copy->pmu_ctx = epc;
+
+	perf_get_ctx(child_ctx);
+	WRITE_ONCE(copy->ctx, child_ctx);
+	raw_spin_lock_irq(&child_ctx->lock);
+	perf_ctx_link_event(copy, child_ctx);
+	raw_spin_unlock_irq(&child_ctx->lock);
+
+	mutex_lock(&origin->child_mutex);
+	list_add_tail(&copy->child_list, &origin->child_list);
+	mutex_unlock(&origin->child_mutex);
+	copy->attach_state |= PERF_ATTACH_CHILD;
+	return copy;
+}
+
+static int perf_inherit_group(struct perf_event *leader,
+			      struct task_struct *child,
+			      struct perf_event_context *child_ctx)
+{
+	struct perf_event *copy_leader, *sib, *copy;
+
+	copy_leader = perf_inherit_event(leader, child, child_ctx, NULL);
+	if (IS_ERR(copy_leader))
+		return PTR_ERR(copy_leader);
+	if (!copy_leader)
+		return 0;
+
+	list_for_each_entry(sib, &leader->sibling_list, sibling_entry) {
+		copy = perf_inherit_event(sib, child, child_ctx, copy_leader);
+		if (IS_ERR(copy))
+			return PTR_ERR(copy);
+	}
+	return 0;
+}
+
+static bool perf_event_inherits(struct perf_event *event, u64 clone_flags)
+{
+	if (!event->attr.inherit)
+		return false;
+	if (event->attr.inherit_thread && !(clone_flags & CLONE_THREAD))
+		return false;
+	/* sigtrap events only follow threads that share the handlers. */
+	if (event->attr.sigtrap && (clone_flags & CLONE_CLEAR_SIGHAND))
+		return false;
+	return true;
+}
+
+/**
+ * perf_event_init_task - set up a new task's perf state; inherit events
+ * @child: the new task
+ * @clone_flags: its clone flags
+ *
+ * Return: 0 or -ENOMEM; on error perf_event_free_task() cleans up.
+ */
+int perf_event_init_task(struct task_struct *child, u64 clone_flags)
+{
+	struct perf_event_context *parent_ctx, *child_ctx = NULL;
+	struct perf_event *event;
+	int err = 0;
+
+	child->perf_event_ctxp = NULL;
+	mutex_init(&child->perf_event_mutex);
+	INIT_LIST_HEAD(&child->perf_event_list);
+
+	parent_ctx = perf_task_ctx_get(current);
+	if (!parent_ctx)
+		return 0;
+
+	mutex_lock(&parent_ctx->mutex);
+	list_for_each_entry(event, &parent_ctx->event_list, event_entry) {
+		if (event->group_leader != event ||
+		    !perf_event_inherits(event, clone_flags))
+			continue;
+		if (!child_ctx) {
+			child_ctx = perf_ctx_alloc(child);
+			if (!child_ctx) {
+				err = -ENOMEM;
+				break;
+			}
+			rcu_assign_pointer(child->perf_event_ctxp, child_ctx);
+		}
+		err = perf_inherit_group(event, child, child_ctx);
+		if (err)
+			break;
+	}
+	if (child_ctx) {
+		perf_get_ctx(parent_ctx);
+		child_ctx->parent_ctx = parent_ctx;
+		child_ctx->parent_gen = parent_ctx->generation;
+	}
+	mutex_unlock(&parent_ctx->mutex);
+	perf_put_ctx(parent_ctx);
+	return err;
+}
+
+/*
+ * Fold what an inherited event counted into its parent, then drop it.
+ * The parent's child_mutex decides who frees the child: whoever takes it
+ * off the parent's list.
+ */
+static void perf_event_exit_child(struct perf_event *child,
+				  struct task_struct *task)
+{
+	struct perf_event *parent = child->parent;
+	u64 enabled, running;
+	bool mine = false;
+
+	perf_event_read_times(child, &enabled, &running);
+	if (child->attr.inherit_stat && task)
+		perf_event_read_event(child, task);
+
+	mutex_lock(&parent->child_mutex);
+	if (!list_empty(&child->child_list)) {
+		atomic64_add(perf_event_count(child), &parent->child_count);
+		atomic64_add(enabled, &parent->child_total_time_enabled);
+		atomic64_add(running, &parent->child_total_time_running);
+		list_del_init(&child->child_list);
+		mine = true;
+	}
+	mutex_unlock(&parent->child_mutex);
+
+	if (mine) {
+		/* The parent may be waiting in poll for its last child. */
+		perf_event_wakeup(parent);
+		/* put_event() of a child also drops its hold on the parent. */
+		put_event(child);
+	}
+}
+
+/**
+ * perf_event_exit_task - a task exits: its events stop, children fold in
+ * @child: the exiting task (current)
+ */
+void perf_event_exit_task(struct task_struct *child)
+{
+	struct perf_cpu_context *cpuctx;
+	struct perf_event_context *ctx;
+	struct perf_event *event, *tmp;
+
+	/* Its fds outlive it: forget it as their owner. */
+	mutex_lock(&child->perf_event_mutex);
+	list_for_each_entry_safe(event, tmp, &child->perf_event_list,
+				 owner_entry) {
+		list_del_init(&event->owner_entry);
+		WRITE_ONCE(event->owner, NULL);
+	}
+	mutex_unlock(&child->perf_event_mutex);
+
+	ctx = perf_task_ctx_get(child);
+	if (!ctx) {
+		perf_event_task_exit_output(child);
+		return;
+	}
+
+	mutex_lock(&ctx->mutex);
+	perf_event_task_exit_output(child);
+
+	/*
+	 * Off the PMU for good; from now on the context runs nowhere.  With
+	 * the pointer cleared first (no new context can appear: the task is
+	 * PF_EXITING), a later switch back to this task finds nothing.
+	 */
+	local_irq_disable();
+	RCU_INIT_POINTER(child->perf_event_ctxp, NULL);
+	cpuctx = this_cpu_ptr(&perf_cpu_context);
+	if (cpuctx->task_ctx == ctx)
+		perf_task_ctx_sched_out(ctx, EVENT_ALL);
+	raw_spin_lock(&ctx->lock);
+	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
+	raw_spin_unlock(&ctx->lock);
+	local_irq_enable();
+
+	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
+		if (event->parent) {
+			perf_remove_from_context(event, DETACH_GROUP |
+						 DETACH_CHILD | DETACH_EXIT);
+			perf_event_exit_child(event, child);
+		} else {
+			perf_remove_from_context(event, DETACH_EXIT);
+			perf_event_wakeup(event);
+		}
+	}
+	mutex_unlock(&ctx->mutex);
+
+	/* The context's reference on the task (ctx->task no longer says). */
+	put_task_struct(child);
+	perf_put_ctx(ctx);	/* ours */
+	perf_put_ctx(ctx);	/* the task pointer's */
+}
+
+/**
+ * perf_event_free_task - free the inherited events of a task that failed
+ * to fork
+ * @task: the half-made task
+ */
+void perf_event_free_task(struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event, *tmp;
+
+	ctx = rcu_access_pointer(task->perf_event_ctxp);
+	if (!ctx)
+		return;
+
+	mutex_lock(&ctx->mutex);
+	raw_spin_lock_irq(&ctx->lock);
+	RCU_INIT_POINTER(task->perf_event_ctxp, NULL);
+	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
+	raw_spin_unlock_irq(&ctx->lock);
+	put_task_struct(task);
+
+	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
+		raw_spin_lock_irq(&ctx->lock);
+		perf_group_detach(event);
+		perf_ctx_unlink_event(event, ctx);
+		perf_event_set_state(event, PERF_EVENT_STATE_DEAD);
+		raw_spin_unlock_irq(&ctx->lock);
+		perf_event_exit_child(event, NULL);
+	}
+	mutex_unlock(&ctx->mutex);
+	perf_put_ctx(ctx);
+}
+
+/**
+ * perf_event_delayed_put - last look at a dead task's perf state
+ * @task: the task being freed
+ */
+void perf_event_delayed_put(struct task_struct *task)
+{
+	WARN_ON_ONCE(rcu_access_pointer(task->perf_event_ctxp));
+}
+
+/* ----------------------------------------------------------------------
+ * Exec: enable_on_exec and remove_on_exec.
+ */
+static void perf_exec_enable_fn(struct perf_event *event,
+				struct perf_cpu_context *cpuctx,
+				struct perf_event_context *ctx, void *data)
+{
+	struct perf_event *e;
+	bool any = false;
+
+	list_for_each_entry(e, &ctx->event_list, event_entry) {
+		if (!e->attr.enable_on_exec)
+			continue;
+		e->attr.enable_on_exec = 0;
+		if (e->state >= PERF_EVENT_STATE_INACTIVE)
+			continue;
+		perf_event_set_state(e, PERF_EVENT_STATE_INACTIVE);
+		any = true;
+	}
+	if (any && cpuctx && ctx->is_active)
+		perf_ctx_resched(cpuctx, ctx, NULL, EVENT_ALL);
+}
+
+/**
+ * perf_event_exec - current has exec'ed a new program
+ */
+void perf_event_exec(void)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event, *tmp, *first = NULL;
+	bool removed = false;
+
+	ctx = perf_task_ctx_get(current);
+	if (!ctx)
+		return;
+
+	mutex_lock(&ctx->mutex);
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (event->attr.enable_on_exec) {
+			first = event;
+			break;
+		}
+	}
+	if (first)
+		perf_ctx_call(first, perf_exec_enable_fn, NULL);
+
+	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
+		if (!event->attr.remove_on_exec)
+			continue;
+		if (event->parent) {
+			perf_remove_from_context(event, DETACH_GROUP |
+						 DETACH_CHILD | DETACH_EXIT);
+			perf_event_exit_child(event, current);
+		} else {
+			perf_remove_from_context(event, DETACH_GROUP |
+						 DETACH_EXIT);
+		}
+		removed = true;
+	}
+	if (removed)
+		ctx->generation++;
+	mutex_unlock(&ctx->mutex);
+	perf_put_ctx(ctx);
+}
+
+/* ----------------------------------------------------------------------
+ * CPU hotplug and PMU migration.
+ */
+
+/**
+ * perf_event_init_cpu - a CPU is coming up
+ * @cpu: the CPU
+ *
+ * Return: 0.
+ */
+int perf_event_init_cpu(unsigned int cpu)
+{
+	struct perf_cpu_context *cpuctx = per_cpu_ptr(&perf_cpu_context, cpu);
+
+	perf_swevent_init_cpu(cpu);
+	mutex_lock(&cpuctx->ctx.mutex);
+	cpuctx->online = 1;
+	mutex_unlock(&cpuctx->ctx.mutex);
+	return 0;
+}
+
+static void perf_cpu_offline_ipi(void *info)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_context *ctx = &cpuctx->ctx;
+	struct perf_event_pmu_context *epc;
+	struct perf_event *leader, *tmp;
+
+	perf_ctx_lock(cpuctx, NULL);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		list_for_each_entry_safe(leader, tmp, &epc->active_groups,
+					 active_entry)
+			perf_group_sched_out(leader, ctx);
+	}
+	perf_ctx_update_time(ctx);
+	perf_tclock_stop(&ctx->clock, perf_clock());
+	ctx->is_active = 0;
+	perf_ctx_unlock(cpuctx, NULL);
+}
+
+/**
+ * perf_event_exit_cpu - a CPU is going down: its events stop counting
+ * @cpu: the CPU
+ *
+ * Return: 0.
+ */
+int perf_event_exit_cpu(unsigned int cpu)
+{
+	struct perf_cpu_context *cpuctx = per_cpu_ptr(&perf_cpu_context, cpu);
+
+	mutex_lock(&cpuctx->ctx.mutex);
+	smp_call_function_single(cpu, perf_cpu_offline_ipi, NULL, 1);
+	cpuctx->online = 0;
+	mutex_unlock(&cpuctx->ctx.mutex);
+	return 0;
+}
+
+static void perf_migrate_events(struct list_head *moving, struct pmu *pmu,
+				struct perf_event_context *src,
+				struct perf_event_context *dst, int dst_cpu,
+				bool leaders)
+{
+	struct perf_event_pmu_context *epc;
+	struct perf_event *event, *tmp;
+
+	list_for_each_entry_safe(event, tmp, moving, migrate_entry) {
+		if (leaders != (event->group_leader == event))
+			continue;
+		list_del_init(&event->migrate_entry);
+		perf_put_pmu_ctx(event->pmu_ctx);
+		event->cpu = dst_cpu;
+		epc = perf_find_get_pmu_context(pmu, dst, event);
+		if (WARN_ON_ONCE(IS_ERR(epc)))
+			continue;
+		event->pmu_ctx = epc;
+		if (event->state >= PERF_EVENT_STATE_OFF)
+			event->state = PERF_EVENT_STATE_INACTIVE;
+		perf_get_ctx(dst);
+		perf_install_in_context(dst, event, dst_cpu);
+		perf_put_ctx(src);
+	}
+}
+
+/**
+ * perf_pmu_migrate_context - move a PMU's CPU events to another CPU
+ * @pmu: the PMU (uncore-style, counting for a set of CPUs)
+ * @src_cpu: the CPU going away
+ * @dst_cpu: the CPU taking over
+ */
+void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
+{
+	struct perf_event_context *src = &per_cpu_ptr(&perf_cpu_context, src_cpu)->ctx;
+	struct perf_event_context *dst = &per_cpu_ptr(&perf_cpu_context, dst_cpu)->ctx;
+	struct perf_event *event, *tmp;
+	LIST_HEAD(moving);
+
+	mutex_lock(&src->mutex);
+	mutex_lock_nested(&dst->mutex, SINGLE_DEPTH_NESTING);
+
+	list_for_each_entry_safe(event, tmp, &src->event_list, event_entry) {
+		if (event->pmu != pmu)
+			continue;
+		perf_remove_from_context(event, 0);
+		list_add_tail(&event->migrate_entry, &moving);
+	}
+	synchronize_rcu();
+
+	/* Two passes, leaders first, so that siblings find their group. */
+	perf_migrate_events(&moving, pmu, src, dst, dst_cpu, true);
+	perf_migrate_events(&moving, pmu, src, dst, dst_cpu, false);
+
+	mutex_unlock(&dst->mutex);
+	mutex_unlock(&src->mutex);
+}
+EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);
+
+/* ----------------------------------------------------------------------
+ * Subsystem init.
+ */
+
+/**
+ * perf_event_init - set perf events up, early at boot
+ */
+void __init perf_event_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct perf_cpu_context *cpuctx = per_cpu_ptr(&perf_cpu_context, cpu);
+
+		perf_ctx_init(&cpuctx->ctx, NULL, cpu);
+	}
+
+	perf_pmu_registry_init();
+	perf_event_init_cpu(smp_processor_id());
+	perf_swevent_pmus_init();
+	perf_tp_pmus_init();
+	WARN(init_hw_breakpoint(), "perf: breakpoints are unavailable\n");
+}

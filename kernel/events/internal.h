@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfcore: what the files of kernel/events share and nobody else sees.
+ *
+ * Where things live (one concern per file):
+ *
+ *   syscall.c	  perf_event_open(2) and kernel counters: attr, permission,
+ *		  target, group, fd
+ *   event.c	  an event's allocation, identity, references and freeing
+ *   pmu.c	  the PMU registry, event -> PMU binding, sysfs bus
+ *   context.c	  task and CPU contexts; putting events in and taking them
+ *		  out (on the context's CPU); enable/disable; fork, exec,
+ *		  exit, CPU hotplug; subsystem init
+ *   sched.c	  scheduling groups on and off PMUs: context switch, pinned
+ *		  and flexible, multiplexing, tick, reading counts and times
+ *   fops.c	  the event fd: read, ioctl, poll, fasync, release; prctl;
+ *		  the in-kernel read/enable/period API
+ *   ring_buffer.c  buffers, mmap, the user page, output begin/end, AUX
+ *   output.c	  samples and side-band records, overflow, throttling,
+ *		  frequency, pending (irq_work) wakeups and signals
+ *   swevent.c	  the software PMU, cpu-clock and task-clock
+ *   tracepoint.c tracepoint, kprobe and uprobe PMUs, filters, BPF attach
+ *   cgroup.c	  the perf_event cgroup controller and cgroup time
+ *   callchain.c  call chain buffers; hw_breakpoint.c the breakpoint PMU
+ *
+ * Lock order (context.c owns it and explains it in full):
+ *
+ *   task->perf_event_mutex
+ *     ctx->mutex (a child event's context may nest inside its parent's)
+ *       event->child_mutex (a parent's list of inherited children)
+ *         event->mmap_mutex
+ *           cpuctx->ctx.lock (raw, IRQs off)
+ *             task ctx->lock (raw)
+ *
+ * A context's scheduling state changes only on the CPU that runs it, with
+ * its lock held and IRQs off; code elsewhere asks that CPU by IPI
+ * (perf_ctx_call()).
+ */
+#ifndef _KERNEL_EVENTS_INTERNAL_H
+#define _KERNEL_EVENTS_INTERNAL_H
+
+#include <linux/perf_event.h>
+#include <linux/hardirq.h>
+#include <linux/sched/clock.h>
+#include <linux/uaccess.h>
+#include <linux/refcount.h>
+
+#include "flex_queue.h"
+#include "times.h"
+
+/* ctx->is_active and the @type of sched in/out */
+#define EVENT_FLEXIBLE	0x01
+#define EVENT_PINNED	0x02
+#define EVENT_TIME	0x04	/* the context clock runs */
+#define EVENT_CPU	0x08	/* only the CPU context's part (cgroup switch) */
+#define EVENT_ALL	(EVENT_FLEXIBLE | EVENT_PINNED)
+
+/* Group events of different PMUs may only mix with software events. */
+#define PERF_GROUP_SOFTWARE	PERF_EV_CAP_SOFTWARE
+
+/* ctx->task of a task context whose task has exited. */
+#define TASK_TOMBSTONE		((struct task_struct *)-1L)
+
+/* hw.interrupts once an event is throttled. */
+#define MAX_INTERRUPTS		(~0ULL)
+
+/* Flags of perf_event_open(2) that are accepted. */
+#define PERF_FLAG_ALL	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
+			 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
+
+DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
+
+/* ======================================================================
+ * event.c
+ */
+
+/**
+ * perf_event_alloc() - allocate and initialise an event, bind its PMU
+ * @attr: validated attributes (copied into the event)
+ * @cpu: the CPU, or -1 for "any CPU the task runs on"
+ * @task: the task to follow, or NULL for a CPU event
+ * @group_leader: leader of the group to join, or NULL to lead a new one
+ * @parent: the event this one is inherited from, or NULL
+ * @overflow_handler: in-kernel overflow callback, or NULL for the default
+ * @context: cookie for @overflow_handler
+ * @cgroup_fd: fd of a cgroup directory for PERF_FLAG_PID_CGROUP, else -1
+ *
+ * Runs pmu.c's perf_init_event(), sets the header sizes, takes the
+ * references the event needs (task, PMU module, callchain buffers, static
+ * keys) and registers side-band interest.  The event is not in any
+ * context yet; undo with perf_free_event().
+ *
+ * Return: the event or an ERR_PTR().
+ */
+struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
+				    struct task_struct *task,
+				    struct perf_event *group_leader,
+				    struct perf_event *parent,
+				    perf_overflow_handler_t overflow_handler,
+				    void *context, int cgroup_fd);
+
+/* Free an event that is in no context (an error path, or after removal). */
+void perf_free_event(struct perf_event *event);
+
+/* Drop a reference; the last one removes the event and frees it. */
+void put_event(struct perf_event *event);
+
+/* Take a reference unless the event is already on its way out. */
+static inline bool perf_event_tryget(struct perf_event *event)
+{
+	return atomic_long_inc_not_zero(&event->refcount);
+}
+
+/* The event a child event reports to: its parent, else itself. */
+static inline struct perf_event *perf_event_primary(struct perf_event *event)
+{
+	return event->parent ? event->parent : event;
+}
+
+/* Unique, never reused event id (PERF_FORMAT_ID, PERF_EVENT_IOC_ID). */
+u64 perf_event_next_id(void);
+
+/* ======================================================================
+ * pmu.c
+ */
+extern struct srcu_struct pmus_srcu;
+
+/*
+ * perf_init_event() - find the PMU for @event->attr and let it claim the
+ * event (pmu::event_init); sets @event->pmu and takes a module reference.
+ * Return: 0, or the errno to give perf_event_open() (-ENOENT when no PMU
+ * knows attr.type).
+ */
+int perf_init_event(struct perf_event *event);
+
+/* Undo perf_init_event(): the destroy callback and the module reference. */
+void perf_release_pmu(struct perf_event *event);
+
+/* Called once from perf_event_init(): the software, tracepoint, ...
+ * PMUs are registered by their own files, this sets up the registry. */
+void perf_pmu_registry_init(void);
+
+/* ======================================================================
+ * context.c
+ */
+
+/**
+ * perf_find_get_context() - the context an event for (@task, @cpu) joins
+ * @task: the task, or NULL for the CPU context of @cpu
+ * @cpu: the CPU (for @task == NULL), ignored otherwise
+ *
+ * Creates the task's context on first use.  Return: the context with a
+ * reference held, or an ERR_PTR (-ESRCH for a task that is exiting).
+ */
+struct perf_event_context *perf_find_get_context(struct task_struct *task,
+						 int cpu);
+void perf_get_ctx(struct perf_event_context *ctx);
+void perf_put_ctx(struct perf_event_context *ctx);
+
+/*
+ * The per-PMU part of @ctx for @event's PMU, created on first use, with a
+ * reference for the event.  Called with ctx->mutex held.
+ */
+struct perf_event_pmu_context *
+perf_find_get_pmu_context(struct pmu *pmu, struct perf_event_context *ctx,
+			  struct perf_event *event);
+void perf_put_pmu_ctx(struct perf_event_pmu_context *epc);
+
+/*
+ * Lock @event's context mutex; the context pointer is stable for the
+ * caller until perf_event_ctx_unlock().  Returns the context.
+ */
+struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
+struct perf_event_context *
+perf_event_ctx_lock_nested(struct perf_event *event, int nesting);
+void perf_event_ctx_unlock(struct perf_event *event,
+			   struct perf_event_context *ctx);
+
+/*
+ * The function run by perf_ctx_call(): on the context's CPU, IRQs off,
+ * cpuctx->ctx.lock and (for a task context) ctx->lock held.  @cpuctx is
+ * NULL when the context is not scheduled in anywhere (a sleeping task):
+ * then only ctx->lock is held and nothing is on a PMU.
+ */
+typedef void (*perf_ctx_fn)(struct perf_event *event,
+			    struct perf_cpu_context *cpuctx,
+			    struct perf_event_context *ctx, void *data);
+
+/* Run @fn for @event where its context runs (see perf_ctx_fn). */
+void perf_ctx_call(struct perf_event *event, perf_ctx_fn fn, void *data);
+
+/* Add a newly allocated event (and its group links) to @ctx; ctx->mutex held. */
+void perf_install_in_context(struct perf_event_context *ctx,
+			     struct perf_event *event, int cpu);
+
+/* perf_remove_from_context() flags */
+#define DETACH_GROUP	0x01	/* break the event's group up */
+#define DETACH_CHILD	0x02	/* also unlink from the parent */
+#define DETACH_DEAD	0x04	/* mark PERF_EVENT_STATE_DEAD */
+#define DETACH_EXIT	0x08	/* mark PERF_EVENT_STATE_EXIT */
+
+void perf_remove_from_context(struct perf_event *event, unsigned long flags);
+
+/* With ctx->mutex held (the perf_event_enable() family lock it). */
+void __perf_event_enable_locked(struct perf_event *event);
+void __perf_event_disable_locked(struct perf_event *event);
+
+/* Owner bookkeeping for prctl(PR_TASK_PERF_EVENTS_*). */
+void perf_event_set_owner(struct perf_event *event, struct task_struct *owner);
+void perf_event_clear_owner(struct perf_event *event);
+
+/* Number of task events in existence: drives perf_sched_events. */
+void perf_sched_events_get(void);
+void perf_sched_events_put(void);
+
+/* ======================================================================
+ * sched.c
+ */
+
+/*
+ * Context lock helpers for a CPU: take the CPU context lock and the task
+ * context's (if any), in that order.
+ */
+void perf_ctx_lock(struct perf_cpu_context *cpuctx,
+		   struct perf_event_context *ctx);
+void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
+		     struct perf_event_context *ctx);
+
+/* Clock of @event's context (its cgroup's for a cgroup event), now. */
+u64 perf_event_clock_now(struct perf_event *event);
+
+/* Fold the time up to now into @event's totals (ctx->lock held). */
+void perf_event_update_time(struct perf_event *event);
+/* Update the context clock (ctx->lock held). */
+void perf_ctx_update_time(struct perf_event_context *ctx);
+
+/*
+ * Change @event's state and its time mode, folding elapsed time first
+ * (ctx->lock held).  Siblings of a leader follow via their own calls.
+ */
+void perf_event_set_state(struct perf_event *event,
+			  enum perf_event_state state);
+
+/*
+ * Re-evaluate @ctx after the set of enabled events changed: schedule out
+ * what must make room and schedule in what can run (on the context's CPU,
+ * locks held as for perf_ctx_fn).
+ */
+void perf_ctx_resched(struct perf_cpu_context *cpuctx,
+		      struct perf_event_context *task_ctx,
+		      struct pmu *pmu, int event_type);
+
+/* Take @event (a group leader or member) off the PMU if it is on it. */
+void perf_event_sched_out(struct perf_event *event,
+			  struct perf_event_context *ctx);
+void perf_group_sched_out(struct perf_event *leader,
+			  struct perf_event_context *ctx);
+
+/* Add/remove a group leader to/from its pmu context's pinned or flexible set. */
+void perf_add_group_to_lists(struct perf_event *leader);
+void perf_del_group_from_lists(struct perf_event *leader);
+
+/*
+ * Bring @event->count up to date: if it is active, read the hardware on
+ * its CPU (IPI); with @group, the whole group in one go.  Then
+ * perf_event_read_times() gives enabled/running as of now.
+ */
+int perf_event_read(struct perf_event *event, bool group);
+void perf_event_read_times(struct perf_event *event, u64 *enabled,
+			   u64 *running);
+
+/* Count including what exited children folded in. */
+static inline u64 perf_event_count(struct perf_event *event)
+{
+	return local64_read(&event->count) + atomic64_read(&event->child_count);
+}
+
+/* Sched a whole task context out / in on this CPU (exec, exit, enable). */
+void perf_task_ctx_sched_out(struct perf_event_context *ctx, int event_type);
+void perf_task_ctx_sched_in(struct perf_event_context *ctx);
+
+/* Multiplexing: interval per PMU and CPU, and its sysfs knob. */
+void perf_mux_init_cpu(struct pmu *pmu, int cpu);
+void perf_mux_set_interval(struct pmu *pmu, int interval_ms);
+
+/* Throttling state that sched.c's tick undoes. */
+void perf_event_unthrottle(struct perf_event *event, bool start);
+
+/* ======================================================================
+ * fops.c
+ */
+extern const struct file_operations perf_fops;
+
+/* The event behind an fd if it is a perf event fd, with the file held. */
+int perf_fget_event(int fd, struct fd *f, struct perf_event **event);
+
+static inline bool is_perf_file(struct file *file)
+{
+	return file->f_op == &perf_fops;
+}
+
+/* ======================================================================
+ * ring_buffer.c
+ */
+
+/* mmap of an event fd (data and AUX areas). */
+int perf_mmap(struct file *file, struct vm_area_struct *vma);
+
+/* PERF_EVENT_IOC_SET_OUTPUT: send @event's records to @output's buffer. */
+int perf_event_set_output(struct perf_event *event, struct perf_event *output);
+
+/* PERF_EVENT_IOC_PAUSE_OUTPUT */
+void perf_event_pause_output(struct perf_event *event, bool pause);
+
+/* poll(): EPOLLIN/EPOLLHUP state of the event's buffer (0 if none). */
+__poll_t perf_event_poll_buffer(struct perf_event *event);
+
+/* Detach the buffer when the event goes away. */
+void perf_event_detach_buffer(struct perf_event *event);
+
+/* Wake readers of @event's buffer and the event itself (not from NMI). */
+void perf_event_wakeup(struct perf_event *event);
+
+/* ======================================================================
+ * output.c
+ */
+
+/* Header sizes of records from @event (attr.sample_type, read_format). */
+void perf_event_compute_sizes(struct perf_event *event);
+
+/* Set up the event's irq_work and task_work for deferred actions. */
+void perf_event_pending_init(struct perf_event *event);
+/* Cancel them before the event is freed (may sleep). */
+void perf_event_pending_sync(struct perf_event *event);
+
+/* Side-band records: interest is registered at alloc, dropped at free. */
+void perf_event_sb_attach(struct perf_event *event);
+void perf_event_sb_detach(struct perf_event *event);
+
+/* PERF_RECORD_SWITCH(_CPU_WIDE) at a context switch. */
+extern atomic_t nr_switch_events;
+void perf_event_switch_output(struct task_struct *task,
+			      struct task_struct *next_prev, bool sched_in);
+
+/* PERF_RECORD_EXIT for @task (called from context.c on exit). */
+void perf_event_task_exit_output(struct task_struct *task);
+
+/* PERF_RECORD_READ for an inherited event whose task exits. */
+void perf_event_read_event(struct perf_event *event, struct task_struct *task);
+
+/* PERF_RECORD_THROTTLE / UNTHROTTLE */
+void perf_log_throttle(struct perf_event *event, int enable);
+
+/* The full overflow path; @throttle: whether the event may be throttled. */
+int __perf_event_overflow(struct perf_event *event, int throttle,
+			  struct perf_sample_data *data, struct pt_regs *regs);
+
+/* Frequency mode: adjust periods of @ctx's active events (tick). */
+void perf_adjust_freq_event(struct perf_event *event, u64 now_ns);
+
+/* The sample writer an event gets when its creator names no handler. */
+perf_overflow_handler_t perf_default_overflow_handler(struct perf_event *event);
+/* Read and sample sizes of a group change as members come and go. */
+void perf_event_update_group_sizes(struct perf_event *leader);
+/* PERF_RECORD_ITRACE_START, before an AUX event goes on its PMU. */
+void perf_log_itrace_start(struct perf_event *event);
+
+/* ring_buffer.c, for output.c: copies that need the buffer's innards. */
+unsigned long perf_output_copy_user(struct perf_output_handle *handle,
+				    const void __user *buf, unsigned long len);
+unsigned long perf_output_copy_custom(struct perf_output_handle *handle,
+				      perf_copy_f copy, const void *src,
+				      unsigned long len);
+void perf_output_wakeup_events(struct perf_output_handle *handle);
+unsigned long perf_aux_sample_size(struct perf_event *event,
+				   unsigned long size);
+void perf_aux_sample_output(struct perf_event *event,
+			    struct perf_output_handle *handle,
+			    unsigned long size);
+void perf_event_aux_pause(struct perf_event *aux_event, bool pause);
+
+/* tracepoint.c, for output.c: run a perf_event BPF program; false drops. */
+bool perf_event_run_bpf(struct perf_event *event,
+			struct perf_sample_data *data, struct pt_regs *regs);
+
+/* kernel.perf_event_max_sample_rate as events see it */
+extern int max_samples_per_tick;
+
+/* ======================================================================
+ * swevent.c, tracepoint.c, cgroup.c, hw_breakpoint.c
+ */
+void perf_swevent_init_cpu(unsigned int cpu);
+void perf_swevent_pmus_init(void);
+void perf_tp_pmus_init(void);
+
+/* PERF_EVENT_IOC_SET_FILTER */
+int perf_event_set_filter(struct perf_event *event, void __user *arg);
+void perf_event_free_filter(struct perf_event *event);
+/* PERF_EVENT_IOC_SET_BPF and bpf links */
+int perf_event_set_bpf_prog(struct perf_event *event, struct bpf_prog *prog,
+			    u64 bpf_cookie);
+void perf_event_free_bpf_prog(struct perf_event *event);
+
+#ifdef CONFIG_CGROUP_PERF
+int perf_cgroup_connect(int fd, struct perf_event *event);
+void perf_detach_cgroup(struct perf_event *event);
+/* Does @event's cgroup contain current (cgroup events only)? */
+bool perf_cgroup_match(struct perf_event *event);
+/* Cgroup clock of @event's cgroup on this CPU. */
+u64 perf_cgroup_event_time(struct perf_event *event);
+u64 perf_cgroup_event_time_now(struct perf_event *event, u64 now);
+/* Start/stop the clocks of current's cgroup hierarchy on this CPU. */
+void perf_cgroup_set_timestamp(struct perf_cpu_context *cpuctx, bool start);
+void perf_cgroup_update_time(struct perf_cpu_context *cpuctx);
+/* Bring cpuctx->cgrp in line after the CPU context's nr_cgroups changed. */
+void perf_cgroup_sync_cpuctx(struct perf_cpu_context *cpuctx);
+/* sched.c, for a cgroup switch: this CPU's cgroup groups off / on again. */
+void perf_cpu_ctx_sched_out_cgroup(struct perf_cpu_context *cpuctx);
+void perf_cpu_ctx_sched_in_cgroup(struct perf_cpu_context *cpuctx);
+/* Called by sched.c on a switch between tasks of different cgroups. */
+void perf_cgroup_switch(struct task_struct *next);
+static inline bool is_cgroup_event(struct perf_event *event)
+{
+	return event->cgrp != NULL;
+}
+#else
+static inline int perf_cgroup_connect(int fd, struct perf_event *event)
+{
+	return -EINVAL;
+}
+static inline void perf_detach_cgroup(struct perf_event *event) { }
+static inline bool perf_cgroup_match(struct perf_event *event) { return true; }
+static inline u64 perf_cgroup_event_time(struct perf_event *event) { return 0; }
+static inline u64 perf_cgroup_event_time_now(struct perf_event *event, u64 now)
+{
+	return 0;
+}
+static inline void perf_cgroup_set_timestamp(struct perf_cpu_context *cpuctx,
+					     bool start) { }
+static inline void perf_cgroup_update_time(struct perf_cpu_context *cpuctx) { }
+static inline void perf_cgroup_switch(struct task_struct *next) { }
+static inline void perf_cgroup_sync_cpuctx(struct perf_cpu_context *cpuctx) { }
+static inline bool is_cgroup_event(struct perf_event *event) { return false; }
+#endif
+
+/* ======================================================================
+ * Small shared helpers.
+ */
+
+/* perf's clock: the same one the user page and PERF_SAMPLE_TIME use. */
+static inline u64 perf_clock(void)
+{
+	return local_clock();
+}
+
+/* Which recursion level we are in: 0 task, 1 softirq, 2 hardirq, 3 NMI. */
+static __always_inline int perf_recursion_level(void)
+{
+	unsigned char rctx = interrupt_context_level();
+
+	return rctx;
+}
+
+static inline int get_recursion_context(u8 *recursion)
+{
+	int rctx = perf_recursion_level();
+
+	if (recursion[rctx])
+		return -1;
+	recursion[rctx]++;
+	barrier();
+	return rctx;
+}
+
+static inline void put_recursion_context(u8 *recursion, int rctx)
+{
+	barrier();
+	recursion[rctx]--;
+}
+
+/* Is @event in a group with a leader and in the state to be counted? */
+static inline bool perf_event_is_leader(struct perf_event *event)
+{
+	return event->group_leader == event;
+}
+
+/* Does @event apply to this CPU right now (CPU binding, cgroup)? */
+static inline bool perf_event_filter_match(struct perf_event *event)
+{
+	if (event->cpu != -1 && event->cpu != smp_processor_id())
+		return false;
+	if (is_cgroup_event(event) && !perf_cgroup_match(event))
+		return false;
+	if (event->pmu->filter && event->pmu->filter(event->pmu,
+						     smp_processor_id()))
+		return false;
+	return true;
+}
+
+/* Task events and their context type. */
+static inline bool perf_event_is_task(struct perf_event *event)
+{
+	return event->attach_state & PERF_ATTACH_TASK;
+}
+
+/* The pid/tid of @p as @event's namespace sees it. */
+u32 perf_event_pid(struct perf_event *event, struct task_struct *p);
+u32 perf_event_tid(struct perf_event *event, struct task_struct *p);
+
+#endif /* _KERNEL_EVENTS_INTERNAL_H */

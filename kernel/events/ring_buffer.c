@@ -1,0 +1,1366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcore: the mmap ring buffer of perf events.
+ *
+ * A buffer is one control page (struct perf_event_mmap_page, "the user
+ * page") and a power-of-two number of data pages, all order-0 pages.
+ * mmap() maps them in one go: the user page with the protection the
+ * caller asked for, the data pages read-only, so that user space can only
+ * publish data_tail and never scribble over records.
+ *
+ * Writers (any context, NMI included) reserve space by moving rb->head
+ * with a cmpxchg, copy their record, and only the outermost writer on a
+ * CPU publishes the new head in the user page; see rb_writer_leave().
+ *
+ * Lifetime: every event whose output goes to a buffer holds one
+ * reference on it (taken when it is attached, dropped when detached);
+ * a mapping keeps its event attached, so pages stay while mapped.  The
+ * memory goes an RCU grace period after the last reference, because
+ * writers only hold rcu_read_lock().
+ *
+ * Mapping state: rb->mmap_count counts the VMAs mapping the buffer (of
+ * any event), event->mmap_count the VMAs made through that event's fd;
+ * both change under that event's mmap_mutex.  When the last VMA of a
+ * buffer goes, the events still redirected into it are detached and the
+ * locked-memory charge is returned.
+ *
+ * No AUX area: mapping one fails the way it does for a PMU without AUX
+ * support, and the driver-facing AUX calls refuse.
+ */
+#include <linux/capability.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/user.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include "internal.h"
+#include "rb_math.h"
+
+/* TODO(internal.h): needed from output.c */
+void perf_event_header__init_id(struct perf_event_header *header,
+				struct perf_sample_data *data,
+				struct perf_event *event);
+void perf_event__output_id_sample(struct perf_event *event,
+				  struct perf_output_handle *handle,
+				  struct perf_sample_data *sample);
+
+/*
+ * TODO(internal.h): provided here for output.c, which cannot reach into
+ * struct perf_buffer: copying a user stack (stops at the first fault)
+ * and copying through a perf_copy_f (raw records with custom copy).
+ * Both return the bytes that were not copied.
+ */
+unsigned long perf_output_copy_user(struct perf_output_handle *handle,
+				    const void __user *buf, unsigned long len);
+unsigned long perf_output_copy_custom(struct perf_output_handle *handle,
+				      perf_copy_f copy, const void *src,
+				      unsigned long len);
+
+/* kernel.perf_event_mlock_kb: what each user may lock without rlimit. */
+int sysctl_perf_event_mlock __read_mostly = 512 + (PAGE_SIZE / 1024);
+
+/**
+ * struct perf_buffer - one ring buffer
+ * @refcount: one per attached event, plus short-lived users
+ * @rcu: deferred free
+ * @nr_pages: data pages (0 or a power of two)
+ * @overwrite: the mapping is read-only, so the reader never frees space
+ * @paused: drop records (PAUSE_OUTPUT, or no data pages at all)
+ * @poll: EPOLL* bits for the next poll(), set by wakeups
+ * @head: the writers' position (may run ahead of what is published)
+ * @nest: writers in progress on the CPU that writes
+ * @wake_seq: bumped whenever readers are due a wakeup
+ * @wakeup_mark: position at which the last watermark wakeup was due
+ * @samples: PERF_RECORD_SAMPLEs since the last wakeup_events wakeup
+ * @lost: records dropped since the last PERF_RECORD_LOST
+ * @watermark: bytes between watermark wakeups
+ * @event_lock: protects @event_list against concurrent changes
+ * @event_list: the events writing here (event->rb_entry), RCU-walked
+ * @mmap_count: VMAs that map the buffer
+ * @mmap_locked: pages charged to @mmap_mm's pinned_vm
+ * @mmap_user: who is charged for the rest (perf_mlock)
+ * @mmap_mm: the address space @mmap_locked was charged to
+ * @user_page: the control page
+ * @data_pages: the data pages' kernel addresses
+ */
+struct perf_buffer {
+	refcount_t			refcount;
+	struct rcu_head			rcu;
+	unsigned long			nr_pages;
+	bool				overwrite;
+	int				paused;
+	atomic_t			poll;
+
+	local_t				head;
+	unsigned int			nest;
+	local_t				wake_seq;
+	local_t				wakeup_mark;
+	local_t				samples;
+	local_t				lost;
+	unsigned long			watermark;
+
+	struct list_head		event_list;
+	spinlock_t			event_lock;
+
+	atomic_t			mmap_count;
+	struct user_struct		*mmap_user;
+	struct mm_struct		*mmap_mm;
+	unsigned long			mmap_locked;
+
+	struct perf_event_mmap_page	*user_page;
+	void				*data_pages[];
+};
+
+static inline unsigned long rb_data_bytes(struct perf_buffer *rb)
+{
+	return rb->nr_pages << PAGE_SHIFT;
+}
+
+/* ----------------------------------------------------------------------
+ * Allocation and references.
+ */
+
+static void rb_release_memory(struct perf_buffer *rb)
+{
+	unsigned long i;
+
+	for (i = 0; i < rb->nr_pages; i++)
+		free_page((unsigned long)rb->data_pages[i]);
+	free_page((unsigned long)rb->user_page);
+	kvfree(rb);
+}
+
+static void rb_free_rcu_cb(struct rcu_head *head)
+{
+	rb_release_memory(container_of(head, struct perf_buffer, rcu));
+}
+
+static void *rb_page_alloc(int node)
+{
+	struct page *page;
+
+	page = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
+				0);
+	return page ? page_address(page) : NULL;
+}
+
+/*
+ * A new buffer with one reference (for the event it gets attached to)
+ * and its control page filled in.  @requested_mark is the watermark the
+ * event asked for, 0 for the default.
+ */
+static struct perf_buffer *rb_create(unsigned long nr_pages, int cpu,
+				     unsigned long requested_mark,
+				     bool overwrite)
+{
+	int node = cpu < 0 ? NUMA_NO_NODE : cpu_to_node(cpu);
+	struct perf_event_mmap_page *pg;
+	struct perf_buffer *rb;
+	unsigned long i;
+
+	rb = kvzalloc_node(struct_size(rb, data_pages, nr_pages),
+			   GFP_KERNEL | __GFP_NOWARN, node);
+	if (!rb)
+		return NULL;
+
+	rb->user_page = rb_page_alloc(node);
+	if (!rb->user_page)
+		goto fail;
+	for (i = 0; i < nr_pages; i++) {
+		rb->data_pages[i] = rb_page_alloc(node);
+		if (!rb->data_pages[i])
+			goto fail;
+		rb->nr_pages = i + 1;
+	}
+
+	refcount_set(&rb->refcount, 1);
+	spin_lock_init(&rb->event_lock);
+	INIT_LIST_HEAD(&rb->event_list);
+	rb->overwrite = overwrite;
+	rb->watermark = perf_rb_watermark(rb_data_bytes(rb), requested_mark);
+	/* Without data pages there is nowhere to write: stay paused. */
+	rb->paused = !nr_pages;
+
+	pg = rb->user_page;
+	pg->cap_bit0_is_deprecated = 1;
+	pg->size = offsetof(struct perf_event_mmap_page, __reserved);
+	pg->data_offset = PAGE_SIZE;
+	pg->data_size = rb_data_bytes(rb);
+	return rb;
+
+fail:
+	rb_release_memory(rb);
+	return NULL;
+}
+
+/* A reference to the buffer @event's records go to, or NULL. */
+static struct perf_buffer *rb_get(struct perf_event *event)
+{
+	struct perf_buffer *rb;
+
+	event = perf_event_primary(event);
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (rb && !refcount_inc_not_zero(&rb->refcount))
+		rb = NULL;
+	rcu_read_unlock();
+	return rb;
+}
+
+static void rb_put(struct perf_buffer *rb)
+{
+	if (!refcount_dec_and_test(&rb->refcount))
+		return;
+	WARN_ON_ONCE(!list_empty(&rb->event_list));
+	call_rcu(&rb->rcu, rb_free_rcu_cb);
+}
+
+/*
+ * Point @event's output at @rb (NULL: nowhere).  A reference on @rb is
+ * handed over by the caller; the one on the old buffer is dropped.
+ * Caller holds event->mmap_mutex.
+ *
+ * event->rb_entry moves from one RCU list to another.  A reader that
+ * was on the old list may still be standing on this entry, so it must
+ * not be linked elsewhere until a grace period has passed; the removal
+ * records a grace-period cookie and the next insertion waits for it
+ * (usually long over by then).
+ */
+static void rb_list_change(struct perf_buffer *rb, struct perf_event *event,
+			   bool add)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rb->event_lock, flags);
+	if (add)
+		list_add_rcu(&event->rb_entry, &rb->event_list);
+	else
+		list_del_rcu(&event->rb_entry);
+	spin_unlock_irqrestore(&rb->event_lock, flags);
+}
+
+static void rb_attach(struct perf_event *event, struct perf_buffer *rb)
+{
+	struct perf_buffer *old = event->rb;
+
+	WARN_ON_ONCE(event->parent);
+
+	if (old) {
+		rb_list_change(old, event, false);
+		event->rcu_batches = get_state_synchronize_rcu();
+		event->rcu_pending = 1;
+	}
+	if (rb) {
+		/* Wait out readers that may still stand on rb_entry. */
+		if (event->rcu_pending) {
+			event->rcu_pending = 0;
+			cond_synchronize_rcu(event->rcu_batches);
+		}
+		rb_list_change(rb, event, true);
+	}
+
+	rcu_assign_pointer(event->rb, rb);
+
+	if (old) {
+		/* A wakeup aimed at the old buffer's list may have missed us. */
+		wake_up_all(&event->waitq);
+		rb_put(old);
+	}
+}
+
+/* ----------------------------------------------------------------------
+ * The user page.
+ */
+
+/* The rdpmc index user space may use, 0 when it must not read. */
+static u32 rb_user_index(struct perf_event *event)
+{
+	if (event->state != PERF_EVENT_STATE_ACTIVE ||
+	    (event->hw.state & PERF_HES_STOPPED))
+		return 0;
+	return event->pmu->event_idx ? event->pmu->event_idx(event) : 0;
+}
+
+void __weak arch_perf_update_userpage(struct perf_event *event,
+				      struct perf_event_mmap_page *userpg,
+				      u64 now)
+{
+}
+
+/**
+ * perf_event_update_userpage() - refresh the counter part of the user page
+ * @event: the event; nothing happens if it has no buffer
+ *
+ * Publishes the rdpmc index, the count offset and enabled/running times
+ * inside the page's seqcount (pg->lock), so user space can compute the
+ * current values itself.  Callable from any context including NMI; the
+ * callers make sure it never nests for one event.
+ */
+void perf_event_update_userpage(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_mmap_page *pg;
+	u64 enabled = 0, running = 0;
+	struct perf_buffer *rb;
+	u64 now, count;
+	u32 idx;
+
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (!rb)
+		goto out;
+	pg = rb->user_page;
+
+	now = perf_clock();
+	if (is_cgroup_event(event))
+		perf_times_read(&event->times,
+				perf_cgroup_event_time_now(event, now),
+				&enabled, &running);
+	else if (ctx)
+		perf_times_read_lockless(&event->times, &ctx->clock, now,
+					 &enabled, &running);
+
+	/* One CPU for the whole update, or the time fields disagree. */
+	preempt_disable();
+	WRITE_ONCE(pg->lock, pg->lock + 1);
+	barrier();
+
+	idx = rb_user_index(event);
+	count = perf_event_count(event);
+	/* With rdpmc, user space adds the raw counter to this offset. */
+	if (idx)
+		count -= local64_read(&event->hw.prev_count);
+	pg->index = idx;
+	pg->offset = count;
+	pg->time_enabled = enabled +
+		atomic64_read(&event->child_total_time_enabled);
+	pg->time_running = running +
+		atomic64_read(&event->child_total_time_running);
+	arch_perf_update_userpage(event, pg, now);
+
+	barrier();
+	WRITE_ONCE(pg->lock, pg->lock + 1);
+	preempt_enable();
+out:
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(perf_event_update_userpage);
+
+/* ----------------------------------------------------------------------
+ * Writing records.
+ */
+
+/* Readers are due a wakeup: tell output.c's irq_work to do it. */
+static void rb_queue_wakeup(struct perf_output_handle *handle)
+{
+	struct perf_event *event = handle->event;
+
+	atomic_set(&handle->rb->poll, EPOLLIN | EPOLLRDNORM);
+	event->pending_wakeup = 1;
+	if (!event->pending_kill && *perf_event_fasync(event))
+		event->pending_kill = POLL_IN;
+	irq_work_queue(&event->pending_irq);
+}
+
+static void rb_writer_enter(struct perf_output_handle *handle)
+{
+	struct perf_buffer *rb = handle->rb;
+
+	/* All nested writers of one buffer must be on one CPU's stack. */
+	preempt_disable();
+	WRITE_ONCE(rb->nest, READ_ONCE(rb->nest) + 1);
+	handle->wakeup = local_read(&rb->wake_seq);
+}
+
+/*
+ * Finish a write.  Nested writers (an NMI interrupting a writer) only
+ * step the nesting count down; the outermost one publishes data_head.
+ * It must not publish a stale head: if a nested writer moved rb->head
+ * after it was sampled (between our load and our clearing of rb->nest,
+ * when the nested writer still saw itself as inner), go around again.
+ *
+ * Pairs with user space: it loads data_head, then (rmb) the data; we
+ * store the data, then (wmb) data_head.  The reader's full barrier
+ * between reading data and storing data_tail pairs with the control
+ * dependency in rb_reserve() from the data_tail load to our stores.
+ */
+static void rb_writer_leave(struct perf_output_handle *handle)
+{
+	struct perf_buffer *rb = handle->rb;
+	unsigned int depth = READ_ONCE(rb->nest);
+	unsigned long published;
+
+	if (depth > 1) {
+		WRITE_ONCE(rb->nest, depth - 1);
+		goto done;
+	}
+
+	for (;;) {
+		barrier();
+		published = local_read(&rb->head);
+		smp_wmb();
+		WRITE_ONCE(rb->user_page->data_head, published);
+		/* Publish before letting nested writers think they are outer. */
+		barrier();
+		WRITE_ONCE(rb->nest, 0);
+		barrier();
+		if (likely(published == local_read(&rb->head)))
+			break;
+		WRITE_ONCE(rb->nest, 1);
+	}
+
+	if (handle->wakeup != local_read(&rb->wake_seq))
+		rb_queue_wakeup(handle);
+done:
+	preempt_enable();
+}
+
+static void rb_handle_seek(struct perf_output_handle *handle,
+			   unsigned long pos)
+{
+	struct perf_buffer *rb = handle->rb;
+	struct perf_rb_spot spot;
+
+	perf_rb_locate(pos, PAGE_SHIFT, rb->nr_pages, &spot);
+	handle->page = spot.page;
+	handle->addr = rb->data_pages[spot.page] + spot.offset;
+	handle->size = spot.left;
+}
+
+/* Move the handle to the start of the next page when this one is full. */
+static inline void rb_handle_refill(struct perf_output_handle *handle)
+{
+	struct perf_buffer *rb = handle->rb;
+
+	if (handle->size)
+		return;
+	handle->page = (handle->page + 1) & (rb->nr_pages - 1);
+	handle->addr = rb->data_pages[handle->page];
+	handle->size = PAGE_SIZE;
+}
+
+/*
+ * PERF_RECORD_LOST in front of the record being written.  Out of line so
+ * the sample data it needs is only on the stack when records were lost.
+ */
+static noinline void rb_emit_lost(struct perf_output_handle *handle,
+				  struct perf_event *event, u16 rec_size)
+{
+	struct perf_sample_data sample;
+	struct {
+		struct perf_event_header	header;
+		u64				id;
+		u64				lost;
+	} rec;
+
+	perf_sample_data_init(&sample, 0, 0);
+	rec.header.type = PERF_RECORD_LOST;
+	rec.header.misc = 0;
+	rec.header.size = sizeof(rec);
+	perf_event_header__init_id(&rec.header, &sample, event);
+	rec.header.size = rec_size;
+	rec.id = event->id;
+	rec.lost = local_xchg(&handle->rb->lost, 0);
+
+	perf_output_copy(handle, &rec, sizeof(rec));
+	perf_event__output_id_sample(event, handle, &sample);
+}
+
+static int rb_reserve(struct perf_output_handle *handle,
+		      struct perf_event *event, unsigned int size,
+		      bool backward)
+{
+	struct perf_buffer *rb;
+	unsigned long pos, next, tail, mark, written;
+	unsigned int lost_size = 0;
+
+	rcu_read_lock();
+	/* Children write into the buffer of the event user space opened. */
+	event = perf_event_primary(event);
+	rb = rcu_dereference(event->rb);
+	if (unlikely(!rb))
+		goto fail_unlock;
+
+	if (unlikely(READ_ONCE(rb->paused))) {
+		/* A buffer with no data pages never counts anything lost. */
+		if (rb->nr_pages) {
+			local_inc(&rb->lost);
+			atomic64_inc(&event->lost_samples);
+		}
+		goto fail_unlock;
+	}
+
+	handle->rb = rb;
+	handle->event = event;
+
+	if (unlikely(local_read(&rb->lost))) {
+		lost_size = sizeof(struct perf_event_header) + 2 * sizeof(u64);
+		if (event->attr.sample_id_all)
+			lost_size += event->id_header_size;
+		size += lost_size;
+	}
+
+	rb_writer_enter(handle);
+
+	if (unlikely(size > rb_data_bytes(rb)))
+		goto fail_leave;
+
+	pos = local_read(&rb->head);
+	do {
+		if (!rb->overwrite) {
+			tail = READ_ONCE(rb->user_page->data_tail);
+			if (perf_rb_room(pos, tail, rb_data_bytes(rb),
+					 backward) < size)
+				goto fail_leave;
+		}
+		next = backward ? pos - size : pos + size;
+	} while (!local_try_cmpxchg(&rb->head, &pos, next));
+
+	/*
+	 * The record occupies [start, start + size) and is always written
+	 * upwards; a backward buffer just hands out lower addresses.
+	 */
+	written = backward ? -next : next;
+	if (backward)
+		pos = next;
+
+	mark = local_read(&rb->wakeup_mark);
+	if (perf_rb_wakeup_due(written, &mark, rb->watermark)) {
+		local_add(rb->watermark, &rb->wakeup_mark);
+		local_inc(&rb->wake_seq);
+	}
+
+	rb_handle_seek(handle, pos);
+	if (unlikely(lost_size))
+		rb_emit_lost(handle, event, lost_size);
+	/* perf_output_end() looks at the record's header from here. */
+	handle->flags = pos + lost_size;
+	return 0;
+
+fail_leave:
+	local_inc(&rb->lost);
+	atomic64_inc(&event->lost_samples);
+	rb_writer_leave(handle);
+fail_unlock:
+	rcu_read_unlock();
+	return -ENOSPC;
+}
+
+/**
+ * perf_output_begin_forward() - reserve room for a record
+ * @handle: filled in for perf_output_copy() and perf_output_end()
+ * @data: the sample data of the record (unused here; the LOST record
+ *	that may precede it builds its own)
+ * @event: the event whose buffer receives the record
+ * @size: bytes of the record, header included
+ *
+ * On success the caller writes exactly @size bytes and then calls
+ * perf_output_end().  When records were lost since the last success, a
+ * PERF_RECORD_LOST goes in front first.
+ *
+ * Return: 0, or -ENOSPC when the record was dropped (no buffer, paused,
+ * or full), in which case perf_output_end() must not be called.
+ */
+int perf_output_begin_forward(struct perf_output_handle *handle,
+			      struct perf_sample_data *data,
+			      struct perf_event *event, unsigned int size)
+{
+	return rb_reserve(handle, event, size, false);
+}
+
+/**
+ * perf_output_begin_backward() - like perf_output_begin_forward() for a
+ * write_backward event: records are laid out from the end downwards
+ * @handle: see perf_output_begin_forward()
+ * @data: see perf_output_begin_forward()
+ * @event: see perf_output_begin_forward()
+ * @size: see perf_output_begin_forward()
+ *
+ * Return: 0 or -ENOSPC.
+ */
+int perf_output_begin_backward(struct perf_output_handle *handle,
+			       struct perf_sample_data *data,
+			       struct perf_event *event, unsigned int size)
+{
+	return rb_reserve(handle, event, size, true);
+}
+
+/**
+ * perf_output_begin() - reserve room in the direction @event writes
+ * @handle: see perf_output_begin_forward()
+ * @data: see perf_output_begin_forward()
+ * @event: see perf_output_begin_forward()
+ * @size: see perf_output_begin_forward()
+ *
+ * Return: 0 or -ENOSPC.
+ */
+int perf_output_begin(struct perf_output_handle *handle,
+		      struct perf_sample_data *data,
+		      struct perf_event *event, unsigned int size)
+{
+	return rb_reserve(handle, event, size,
+			  unlikely(is_write_backward(event)));
+}
+
+/*
+ * The walk shared by the copy helpers: hand out page-sized pieces of the
+ * reservation to @step, which returns how much of its piece it could not
+ * do; stop early when it fails.  Returns the bytes left undone.
+ */
+typedef unsigned long (*rb_step_fn)(void *dst, const void *src,
+				    unsigned long done, unsigned long n,
+				    void *arg);
+
+static unsigned long rb_walk(struct perf_output_handle *handle,
+			     const void *src, unsigned long len,
+			     bool advance_src, rb_step_fn step, void *arg)
+{
+	unsigned long done = 0;
+
+	while (len) {
+		unsigned long piece, missed;
+
+		rb_handle_refill(handle);
+		piece = min(len, handle->size);
+		missed = step(handle->addr, src, done, piece, arg);
+		piece -= missed;
+
+		handle->addr += piece;
+		handle->size -= piece;
+		len -= piece;
+		done += piece;
+		if (advance_src)
+			src += piece;
+		if (missed)
+			break;
+	}
+	return len;
+}
+
+static unsigned long rb_step_memcpy(void *dst, const void *src,
+				    unsigned long done, unsigned long n,
+				    void *arg)
+{
+	memcpy(dst, src, n);
+	return 0;
+}
+
+static unsigned long rb_step_nothing(void *dst, const void *src,
+				     unsigned long done, unsigned long n,
+				     void *arg)
+{
+	return 0;
+}
+
+static unsigned long rb_step_user(void *dst, const void *src,
+				  unsigned long done, unsigned long n,
+				  void *arg)
+{
+	const void __user *usrc = (const void __force __user *)src;
+	unsigned long missed;
+
+#ifdef arch_perf_out_copy_user
+	missed = arch_perf_out_copy_user(dst, usrc, n);
+#else
+	pagefault_disable();
+	missed = __copy_from_user_inatomic(dst, usrc, n);
+	pagefault_enable();
+#endif
+	return missed;
+}
+
+static unsigned long rb_step_custom(void *dst, const void *src,
+				    unsigned long done, unsigned long n,
+				    void *arg)
+{
+	perf_copy_f copy = arg;
+
+	return copy(dst, src, done, n);
+}
+
+/**
+ * perf_output_copy() - append bytes to the record being written
+ * @handle: from a successful perf_output_begin*()
+ * @buf: the bytes
+ * @len: how many
+ *
+ * Return: 0 (bytes not copied; a kernel copy cannot fail).
+ */
+unsigned int perf_output_copy(struct perf_output_handle *handle,
+			      const void *buf, unsigned int len)
+{
+	return rb_walk(handle, buf, len, true, rb_step_memcpy, NULL);
+}
+
+/**
+ * perf_output_skip() - leave @len bytes of the record as they are
+ * @handle: from a successful perf_output_begin*()
+ * @len: how many
+ *
+ * Return: 0.
+ */
+unsigned int perf_output_skip(struct perf_output_handle *handle,
+			      unsigned int len)
+{
+	return rb_walk(handle, NULL, len, false, rb_step_nothing, NULL);
+}
+
+/**
+ * perf_output_copy_user() - append user memory (a user stack dump)
+ * @handle: from a successful perf_output_begin*()
+ * @buf: user address
+ * @len: bytes
+ *
+ * Never sleeps or faults pages in; stops at the first inaccessible byte.
+ *
+ * Return: the bytes not copied (the caller skips over them).
+ */
+unsigned long perf_output_copy_user(struct perf_output_handle *handle,
+				    const void __user *buf, unsigned long len)
+{
+	return rb_walk(handle, (const void __force *)buf, len, true,
+		       rb_step_user, NULL);
+}
+
+/**
+ * perf_output_copy_custom() - append bytes produced by @copy
+ * @handle: from a successful perf_output_begin*()
+ * @copy: called as copy(dst, @src, offset so far, n); returns the bytes
+ *	of n it did not copy
+ * @src: the source cookie, passed unchanged
+ * @len: bytes
+ *
+ * Return: the bytes not copied.
+ */
+unsigned long perf_output_copy_custom(struct perf_output_handle *handle,
+				      perf_copy_f copy, const void *src,
+				      unsigned long len)
+{
+	return rb_walk(handle, src, len, false, rb_step_custom, copy);
+}
+
+/*
+ * attr.wakeup_events counts samples only, not side-band records.  The
+ * record's header is already in the buffer, at the position rb_reserve()
+ * left in handle->flags, so look at its type there.
+ */
+static void rb_count_sample(struct perf_output_handle *handle)
+{
+	struct perf_event *event = handle->event;
+	unsigned int every = event->attr.wakeup_events;
+	struct perf_buffer *rb = handle->rb;
+	struct perf_event_header *hdr;
+	struct perf_rb_spot spot;
+
+	if (!every || event->attr.watermark)
+		return;
+
+	perf_rb_locate(handle->flags, PAGE_SHIFT, rb->nr_pages, &spot);
+	if (spot.left < sizeof(*hdr))
+		return;
+	hdr = rb->data_pages[spot.page] + spot.offset;
+	if (READ_ONCE(hdr->type) != PERF_RECORD_SAMPLE)
+		return;
+
+	if (local_inc_return(&rb->samples) >= every) {
+		local_sub(every, &rb->samples);
+		local_inc(&rb->wake_seq);
+	}
+}
+
+/**
+ * perf_output_end() - finish the record started by perf_output_begin*()
+ * @handle: the handle
+ *
+ * Publishes data_head once no writer on this CPU is still in the middle
+ * of a record, and queues a wakeup if one became due.
+ */
+void perf_output_end(struct perf_output_handle *handle)
+{
+	rb_count_sample(handle);
+	rb_writer_leave(handle);
+	rcu_read_unlock();
+}
+
+/* ----------------------------------------------------------------------
+ * Readers: wakeup, poll, pause.
+ */
+
+/**
+ * perf_event_wakeup() - wake up the readers of @event's records
+ * @event: the event (a child's records go to its parent's buffer)
+ *
+ * Everyone polling an event attached to the same buffer is woken; then
+ * the SIGIO that the overflow asked for (event->pending_kill) is sent.
+ * Not from NMI: output.c calls it from its irq_work.
+ */
+void perf_event_wakeup(struct perf_event *event)
+{
+	struct perf_event *owner = perf_event_primary(event);
+	struct perf_event *iter;
+	struct perf_buffer *rb;
+
+	rcu_read_lock();
+	rb = rcu_dereference(owner->rb);
+	if (rb) {
+		list_for_each_entry_rcu(iter, &rb->event_list, rb_entry)
+			wake_up_all(&iter->waitq);
+	} else {
+		wake_up_all(&owner->waitq);
+	}
+	rcu_read_unlock();
+
+	if (event->pending_kill) {
+		kill_fasync(perf_event_fasync(event), SIGIO,
+			    event->pending_kill);
+		event->pending_kill = 0;
+	}
+}
+
+/* Dead or exited, and no inherited child left to produce anything. */
+static bool rb_event_hung_up(struct perf_event *event)
+{
+	bool hup;
+
+	if (READ_ONCE(event->state) > PERF_EVENT_STATE_EXIT)
+		return false;
+	mutex_lock(&event->child_mutex);
+	hup = list_empty(&event->child_list);
+	mutex_unlock(&event->child_mutex);
+	return hup;
+}
+
+/**
+ * perf_event_poll_buffer() - poll() state of @event's buffer
+ * @event: the event of the fd
+ *
+ * Return: EPOLLHUP once nothing can be written any more; otherwise the
+ * EPOLLIN bits a wakeup left since the previous call (they are
+ * consumed), 0 with no buffer or nothing new.
+ */
+__poll_t perf_event_poll_buffer(struct perf_event *event)
+{
+	__poll_t events = 0;
+
+	if (rb_event_hung_up(event))
+		return EPOLLHUP;
+
+	mutex_lock(&event->mmap_mutex);
+	if (event->rb)
+		events = atomic_xchg(&event->rb->poll, 0);
+	mutex_unlock(&event->mmap_mutex);
+	return events;
+}
+
+/**
+ * perf_event_pause_output() - PERF_EVENT_IOC_PAUSE_OUTPUT
+ * @event: the event
+ * @pause: true to drop (and count as lost) records from now on
+ *
+ * A buffer without data pages stays paused either way.  Nothing happens
+ * without a buffer (fops.c answers -EINVAL for that itself).
+ */
+void perf_event_pause_output(struct perf_event *event, bool pause)
+{
+	struct perf_buffer *rb;
+
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (rb && rb->nr_pages)
+		WRITE_ONCE(rb->paused, pause);
+	rcu_read_unlock();
+}
+
+/* ----------------------------------------------------------------------
+ * Redirection and detaching.
+ */
+
+/* Take two events' mmap_mutex in a fixed (address) order. */
+static void rb_lock_pair(struct perf_event *a, struct perf_event *b)
+{
+	if (a > b)
+		swap(a, b);
+	mutex_lock(&a->mmap_mutex);
+	mutex_lock_nested(&b->mmap_mutex, SINGLE_DEPTH_NESTING);
+}
+
+/**
+ * perf_event_set_output() - send @event's records to @output's buffer
+ * @event: the event to redirect
+ * @output: the event whose buffer to share, or NULL to detach
+ *
+ * The two must be able to share a buffer: same CPU (and, for per-task
+ * events, same task), same clock, same direction, and not two AUX
+ * producers of different PMUs.  @output must have a mapped buffer and
+ * @event must not be mapped itself.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int perf_event_set_output(struct perf_event *event, struct perf_event *output)
+{
+	struct perf_buffer *rb = NULL;
+	int ret = -EINVAL;
+
+	if (output) {
+		if (output == event || output->cpu != event->cpu)
+			return -EINVAL;
+		if (event->cpu == -1 && output->hw.target != event->hw.target)
+			return -EINVAL;
+		if (output->clock != event->clock)
+			return -EINVAL;
+		if (is_write_backward(output) != is_write_backward(event))
+			return -EINVAL;
+		if (has_aux(event) && has_aux(output) &&
+		    event->pmu != output->pmu)
+			return -EINVAL;
+		/*
+		 * Holding @output's mutex keeps it attached (an unmap has to
+		 * take it to detach @output), so either the unmap's sweep of
+		 * the event list will find @event, or we see mmap_count 0.
+		 */
+		rb_lock_pair(event, output);
+	} else {
+		mutex_lock(&event->mmap_mutex);
+	}
+
+	if (atomic_read(&event->mmap_count))
+		goto unlock;
+
+	if (output) {
+		rb = rb_get(output);
+		if (!rb)
+			goto unlock;
+		if (!atomic_read(&rb->mmap_count)) {
+			rb_put(rb);
+			goto unlock;
+		}
+	}
+
+	rb_attach(event, rb);
+	ret = 0;
+unlock:
+	mutex_unlock(&event->mmap_mutex);
+	if (output)
+		mutex_unlock(&output->mmap_mutex);
+	return ret;
+}
+
+/**
+ * perf_event_detach_buffer() - let go of the buffer when @event is freed
+ * @event: the event, no longer reachable from user space
+ */
+void perf_event_detach_buffer(struct perf_event *event)
+{
+	if (!READ_ONCE(event->rb))
+		return;
+	mutex_lock(&event->mmap_mutex);
+	if (event->rb)
+		rb_attach(event, NULL);
+	mutex_unlock(&event->mmap_mutex);
+}
+
+/* ----------------------------------------------------------------------
+ * mmap.
+ */
+
+/*
+ * The last mapping of @rb is gone: detach every event still writing into
+ * it (their records would reach no one) and return the locked-memory
+ * charge.  An event whose refcount already hit zero is skipped; its free
+ * path detaches it.
+ */
+static void rb_unmapped(struct perf_buffer *rb)
+{
+	struct perf_event *iter;
+
+restart:
+	rcu_read_lock();
+	list_for_each_entry_rcu(iter, &rb->event_list, rb_entry) {
+		if (!perf_event_tryget(iter))
+			continue;
+		rcu_read_unlock();
+
+		mutex_lock(&iter->mmap_mutex);
+		/* It may have been redirected meanwhile; then leave it. */
+		if (iter->rb == rb)
+			rb_attach(iter, NULL);
+		mutex_unlock(&iter->mmap_mutex);
+		put_event(iter);
+		/* The list changed under the cursor: walk it again. */
+		goto restart;
+	}
+	rcu_read_unlock();
+
+	atomic_long_sub(rb->nr_pages + 1 - rb->mmap_locked,
+			&rb->mmap_user->perf_mlock);
+	atomic64_sub(rb->mmap_locked, &rb->mmap_mm->pinned_vm);
+	free_uid(rb->mmap_user);
+	mmdrop(rb->mmap_mm);
+	rb->mmap_user = NULL;
+	rb->mmap_mm = NULL;
+}
+
+/* One mapping of @event's buffer goes away. */
+static void rb_drop_mapping(struct perf_event *event)
+{
+	struct perf_buffer *rb;
+	bool last;
+
+	mutex_lock(&event->mmap_mutex);
+	rb = event->rb;
+	if (WARN_ON_ONCE(!rb)) {
+		mutex_unlock(&event->mmap_mutex);
+		return;
+	}
+	refcount_inc(&rb->refcount);
+	last = atomic_dec_and_test(&rb->mmap_count);
+	if (atomic_dec_and_test(&event->mmap_count))
+		rb_attach(event, NULL);
+	mutex_unlock(&event->mmap_mutex);
+
+	if (last)
+		rb_unmapped(rb);
+	rb_put(rb);
+}
+
+static void perf_mmap_open(struct vm_area_struct *vma)
+{
+	struct perf_event *event = vma->vm_file->private_data;
+
+	mutex_lock(&event->mmap_mutex);
+	atomic_inc(&event->mmap_count);
+	atomic_inc(&event->rb->mmap_count);
+	mutex_unlock(&event->mmap_mutex);
+
+	if (event->pmu->event_mapped)
+		event->pmu->event_mapped(event, vma->vm_mm);
+}
+
+static void perf_mmap_close(struct vm_area_struct *vma)
+{
+	struct perf_event *event = vma->vm_file->private_data;
+
+	if (event->pmu->event_unmapped)
+		event->pmu->event_unmapped(event, vma->vm_mm);
+	rb_drop_mapping(event);
+}
+
+/* open/close count whole mappings: splitting one would unbalance them. */
+static int perf_mmap_split(struct vm_area_struct *vma, unsigned long addr)
+{
+	return -EINVAL;
+}
+
+static const struct vm_operations_struct perf_mmap_vmops = {
+	.open		= perf_mmap_open,
+	.close		= perf_mmap_close,
+	.may_split	= perf_mmap_split,
+};
+
+static inline unsigned long rb_pfn(void *kaddr)
+{
+	return page_to_pfn(virt_to_page(kaddr));
+}
+
+/*
+ * Enter the buffer's pages in @vma's page tables.  The user page gets
+ * the mapping's own protection (user space writes data_tail there), the
+ * data pages a read-only one.
+ */
+static int rb_map_pages(struct vm_area_struct *vma, struct perf_buffer *rb)
+{
+	pgprot_t ro = vm_get_page_prot(vma->vm_flags & ~VM_WRITE);
+	unsigned long addr = vma->vm_start;
+	unsigned long i;
+	int err;
+
+	err = remap_pfn_range(vma, addr, rb_pfn(rb->user_page),
+			      PAGE_SIZE, vma->vm_page_prot);
+	for (i = 0; !err && i < rb->nr_pages; i++) {
+		addr += PAGE_SIZE;
+		err = remap_pfn_range(vma, addr,
+				      rb_pfn(rb->data_pages[i]),
+				      PAGE_SIZE, ro);
+	}
+	return err;
+}
+
+/*
+ * Charge @pages locked pages for a new buffer: to the user's perf
+ * allowance first, the rest to the mm's pinned_vm under RLIMIT_MEMLOCK.
+ * Fills @split; the charge itself is applied by rb_apply_charge().
+ */
+static int rb_check_charge(struct vm_area_struct *vma, unsigned long pages,
+			   struct perf_mlock_split *split)
+{
+	unsigned long limit, pinned;
+
+	limit = perf_mlock_user_limit(READ_ONCE(sysctl_perf_event_mlock),
+				      PAGE_SHIFT, num_online_cpus());
+	perf_mlock_charge(pages, atomic_long_read(&current_user()->perf_mlock),
+			  limit, split);
+
+	pinned = atomic64_read(&vma->vm_mm->pinned_vm) + split->to_pinned;
+	if (pinned > rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT &&
+	    perf_is_paranoid() && !capable(CAP_IPC_LOCK))
+		return -EPERM;
+	return 0;
+}
+
+/*
+ * mmap at a non-zero offset asks for the AUX area.  This core has no AUX
+ * support: check the request as far as it is checkable, then answer what
+ * a PMU without AUX support gets.
+ */
+static int rb_mmap_aux(struct perf_event *event, struct vm_area_struct *vma)
+{
+	unsigned long size = vma->vm_end - vma->vm_start;
+	struct perf_event_mmap_page *pg;
+	unsigned long nr_pages;
+	struct perf_buffer *rb;
+	int ret;
+
+	mutex_lock(&event->mmap_mutex);
+	rb = event->rb;
+	ret = -EINVAL;
+	if (!rb)
+		goto out;
+	pg = rb->user_page;
+	ret = perf_mmap_aux_geometry(size, vma->vm_pgoff,
+				     READ_ONCE(pg->aux_offset),
+				     READ_ONCE(pg->aux_size),
+				     rb_data_bytes(rb), PAGE_SHIFT, &nr_pages);
+	if (ret)
+		goto out;
+	ret = -EINVAL;
+	if (!atomic_read(&rb->mmap_count))
+		goto out;
+	ret = -EOPNOTSUPP;
+out:
+	mutex_unlock(&event->mmap_mutex);
+	return ret;
+}
+
+/**
+ * perf_mmap() - map an event's ring buffer
+ * @file: the event fd
+ * @vma: the new mapping: offset 0 and 1 + 2^n pages (n >= 0, or just
+ *	the user page); shared; writable unless the buffer is to overwrite
+ *	old records
+ *
+ * The first mapping creates the buffer; later ones, of the same size,
+ * share it.  An event redirected with SET_OUTPUT maps the buffer it
+ * writes to.  The pages are charged to the caller (see rb_check_charge()).
+ *
+ * Return: 0, -EINVAL for a bad size, offset, private mapping, inherited
+ * per-task event or size mismatch, -EPERM over the locked-memory limit,
+ * -ENOMEM, or the LSM's answer.
+ */
+int perf_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct perf_event *event = file->private_data;
+	unsigned long size = vma->vm_end - vma->vm_start;
+	struct perf_mlock_split split = { };
+	struct perf_buffer *rb;
+	unsigned long nr_pages;
+	unsigned long mark;
+	int ret;
+
+	/* All inherited children would write into one per-task buffer. */
+	if (event->cpu == -1 && event->attr.inherit)
+		return -EINVAL;
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	ret = security_perf_event_read(event);
+	if (ret)
+		return ret;
+
+	if (vma->vm_pgoff)
+		return rb_mmap_aux(event, vma);
+
+	ret = perf_mmap_data_geometry(size, PAGE_SHIFT, &nr_pages);
+	if (ret)
+		return ret;
+	if (nr_pages > INT_MAX)
+		return -ENOMEM;
+
+	mutex_lock(&event->mmap_mutex);
+	rb = event->rb;
+	if (rb) {
+		ret = -EINVAL;
+		if (rb->nr_pages != nr_pages)
+			goto unlock;
+		if (atomic_inc_not_zero(&rb->mmap_count))
+			goto mapped;
+		/*
+		 * Its last mapping is going away right now; nobody will
+		 * read it any more.  Drop it and start a fresh one.
+		 */
+		rb_attach(event, NULL);
+	}
+
+	ret = rb_check_charge(vma, nr_pages + 1, &split);
+	if (ret)
+		goto unlock;
+
+	mark = event->attr.watermark ? event->attr.wakeup_watermark : 0;
+	rb = rb_create(nr_pages, event->cpu, mark,
+		       !(vma->vm_flags & VM_WRITE));
+	ret = -ENOMEM;
+	if (!rb)
+		goto unlock;
+
+	atomic_long_add(split.to_user, &current_user()->perf_mlock);
+	atomic64_add(split.to_pinned, &vma->vm_mm->pinned_vm);
+	rb->mmap_locked = split.to_pinned;
+	rb->mmap_user = get_current_user();
+	rb->mmap_mm = vma->vm_mm;
+	mmgrab(rb->mmap_mm);
+	atomic_set(&rb->mmap_count, 1);
+
+	rb_attach(event, rb);
+	perf_event_update_userpage(event);
+
+mapped:
+	atomic_inc(&event->mmap_count);
+	mutex_unlock(&event->mmap_mutex);
+
+	/* Accounting is per mm, so a fork must not inherit the mapping. */
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	ret = rb_map_pages(vma, rb);
+	if (ret) {
+		/* Nothing may still point at pages we might free now. */
+		zap_vma_ptes(vma, vma->vm_start, size);
+		rb_drop_mapping(event);
+		return ret;
+	}
+	vma->vm_ops = &perf_mmap_vmops;
+
+	if (event->pmu->event_mapped)
+		event->pmu->event_mapped(event, vma->vm_mm);
+	return 0;
+
+unlock:
+	mutex_unlock(&event->mmap_mutex);
+	return ret;
+}
+
+/* ----------------------------------------------------------------------
+ * AUX area: not supported by this core.  Drivers get a refusal they
+ * already handle (no handle, nothing to write into).
+ */
+
+/**
+ * perf_aux_output_begin() - start writing to the AUX area
+ * @handle: the handle
+ * @event: the AUX event
+ *
+ * Return: NULL: there is never an AUX area to write to.
+ */
+void *perf_aux_output_begin(struct perf_output_handle *handle,
+			    struct perf_event *event)
+{
+	handle->event = NULL;
+	handle->rb = NULL;
+	handle->size = 0;
+	handle->aux_flags = 0;
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(perf_aux_output_begin);
+
+/**
+ * perf_aux_output_end() - commit AUX data (nothing to commit here)
+ * @handle: the handle
+ * @size: bytes written
+ */
+void perf_aux_output_end(struct perf_output_handle *handle,
+			 unsigned long size)
+{
+	handle->event = NULL;
+}
+EXPORT_SYMBOL_GPL(perf_aux_output_end);
+
+/**
+ * perf_aux_output_skip() - skip AUX space
+ * @handle: the handle
+ * @size: bytes
+ *
+ * Return: -EINVAL, there is no AUX space.
+ */
+int perf_aux_output_skip(struct perf_output_handle *handle,
+			 unsigned long size)
+{
+	return -EINVAL;
+}
+EXPORT_SYMBOL_GPL(perf_aux_output_skip);
+
+/**
+ * perf_get_aux() - the PMU's private AUX state of a handle
+ * @handle: the handle
+ *
+ * Return: NULL.
+ */
+void *perf_get_aux(struct perf_output_handle *handle)
+{
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(perf_get_aux);
+
+/**
+ * perf_aux_output_flag() - note PERF_AUX_FLAG_* for the AUX record
+ * @handle: the handle
+ * @flags: flags to add (OVERWRITE is decided by the core, not passed)
+ */
+void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags)
+{
+	if (WARN_ON_ONCE(flags & PERF_AUX_FLAG_OVERWRITE))
+		return;
+	handle->aux_flags |= flags;
+}
+EXPORT_SYMBOL_GPL(perf_aux_output_flag);
+
+/**
+ * perf_output_copy_aux() - copy AUX data into a sample
+ * @aux_handle: the AUX handle
+ * @handle: the sample's handle
+ * @from: start offset in the AUX area
+ * @to: end offset
+ *
+ * Return: 0 bytes copied.
+ */
+long perf_output_copy_aux(struct perf_output_handle *aux_handle,
+			  struct perf_output_handle *handle,
+			  unsigned long from, unsigned long to)
+{
+	return 0;
+}
+
+/*
+ * attr.wakeup_events is counted by perf_output_end() itself, from the
+ * type of the record that was written, so output.c's hook has nothing to
+ * add.
+ */
+void perf_output_wakeup_events(struct perf_output_handle *handle)
+{
+}
+
+/* PERF_SAMPLE_AUX: no AUX area is implemented yet, so samples carry none. */
+unsigned long perf_aux_sample_size(struct perf_event *event,
+				   unsigned long size)
+{
+	return 0;
+}
+
+void perf_aux_sample_output(struct perf_event *event,
+			    struct perf_output_handle *handle,
+			    unsigned long size)
+{
+}
+
+void perf_event_aux_pause(struct perf_event *aux_event, bool pause)
+{
+}

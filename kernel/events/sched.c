@@ -1,0 +1,947 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcore: putting groups on PMUs and taking them off.
+ *
+ * Everything here runs on the CPU whose counters are concerned, with
+ * interrupts off and the context locks held (perf_ctx_lock()): at a
+ * context switch, from the multiplexing timer, from the tick, or from an
+ * IPI sent by context.c.  Nothing here allocates or sleeps.
+ *
+ * Order of scheduling in, as the ABI promises: CPU pinned groups, then
+ * the task's pinned groups, then CPU flexible, then task flexible.
+ * Pinned groups that cannot go on enter the error state.  Flexible groups
+ * wait in a fair queue per PMU (flex_queue.c): the group that has run
+ * least is offered the PMU first, a group that does not fit does not
+ * block smaller ones behind it, and the multiplexing timer simply charges
+ * what ran and walks the queue again.
+ *
+ * Time: every context has a clock (times.c) that runs while the context
+ * is scheduled in; every event's enabled/running totals follow that clock
+ * in the mode its state gives (perf_event_set_state()).
+ */
+
+#include <linux/hrtimer.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+
+#include "internal.h"
+
+/* How many flexible groups in a row may miss before a walk gives up. */
+#define PERF_FLEX_MAX_MISSES	8
+
+/* PMUs with a sched_task callback in use on this CPU. */
+static DEFINE_PER_CPU(struct list_head, perf_sched_cb_list);
+static DEFINE_PER_CPU(int, perf_sched_cb_nr);
+
+/* ----------------------------------------------------------------------
+ * Locks and clocks.
+ */
+
+/**
+ * perf_ctx_lock - lock this CPU's context and a task context
+ * @cpuctx: this CPU's context
+ * @ctx: a task context, or NULL
+ *
+ * Context: interrupts off.
+ */
+void perf_ctx_lock(struct perf_cpu_context *cpuctx,
+		   struct perf_event_context *ctx)
+{
+	raw_spin_lock(&cpuctx->ctx.lock);
+	if (ctx && ctx != &cpuctx->ctx)
+		raw_spin_lock(&ctx->lock);
+}
+
+/**
+ * perf_ctx_unlock - undo perf_ctx_lock()
+ * @cpuctx: this CPU's context
+ * @ctx: the task context passed to perf_ctx_lock()
+ */
+void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
+		     struct perf_event_context *ctx)
+{
+	if (ctx && ctx != &cpuctx->ctx)
+		raw_spin_unlock(&ctx->lock);
+	raw_spin_unlock(&cpuctx->ctx.lock);
+}
+
+/**
+ * perf_event_clock_now - the clock @event's times are kept on, now
+ * @event: an event in a context
+ *
+ * Return: the context's clock, or the cgroup's on this CPU for a cgroup
+ * event.
+ */
+u64 perf_event_clock_now(struct perf_event *event)
+{
+	if (is_cgroup_event(event))
+		return perf_cgroup_event_time_now(event, perf_clock());
+	return perf_tclock_read(&event->ctx->clock, perf_clock());
+}
+
+/**
+ * perf_ctx_update_time - bring a context's clock up to now
+ * @ctx: the context, its lock held
+ */
+void perf_ctx_update_time(struct perf_event_context *ctx)
+{
+	perf_tclock_update(&ctx->clock, perf_clock());
+	if (ctx == &this_cpu_ptr(&perf_cpu_context)->ctx && ctx->nr_cgroups)
+		perf_cgroup_update_time(this_cpu_ptr(&perf_cpu_context));
+}
+
+/**
+ * perf_event_update_time - fold elapsed time into an event's totals
+ * @event: the event, its context lock held
+ */
+void perf_event_update_time(struct perf_event *event)
+{
+	perf_times_fold(&event->times, perf_event_clock_now(event));
+}
+
+static void perf_event_update_mode(struct perf_event *event, u64 now)
+{
+	enum perf_times_mode mode;
+
+	mode = perf_times_mode_for(event->group_leader->state, event->state);
+	perf_times_set_mode(&event->times, now, mode);
+}
+
+/**
+ * perf_event_set_state - change an event's state and what its times do
+ * @event: the event, its context lock held
+ * @state: the new state
+ *
+ * A leader's members change mode with it, since a member only counts time
+ * while its leader is enabled.
+ */
+void perf_event_set_state(struct perf_event *event,
+			  enum perf_event_state state)
+{
+	struct perf_event *sib;
+	u64 now = 0;
+
+	if (event->ctx)
+		now = perf_event_clock_now(event);
+	event->state = state;
+	if (!event->ctx)
+		return;
+	perf_event_update_mode(event, now);
+	if (event->group_leader != event)
+		return;
+	list_for_each_entry(sib, &event->sibling_list, sibling_entry)
+		perf_event_update_mode(sib, now);
+}
+
+/* ----------------------------------------------------------------------
+ * One event, one group.
+ */
+static struct perf_cpu_pmu_context *perf_cpc(struct perf_event *event)
+{
+	return this_cpu_ptr(event->pmu_ctx->pmu->cpu_pmu_context);
+}
+
+static int perf_event_sched_in(struct perf_event *event,
+			       struct perf_event_context *ctx)
+{
+	struct perf_cpu_pmu_context *cpc = perf_cpc(event);
+
+	if (event->state <= PERF_EVENT_STATE_OFF)
+		return 0;
+	if (event->cpu != -1 && event->cpu != smp_processor_id())
+		return 0;
+
+	WRITE_ONCE(event->oncpu, smp_processor_id());
+	perf_event_set_state(event, PERF_EVENT_STATE_ACTIVE);
+
+	if (unlikely(event->hw.interrupts == MAX_INTERRUPTS))
+		perf_event_unthrottle(event, false);
+
+	if (event->pmu->add(event, PERF_EF_START)) {
+		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+		WRITE_ONCE(event->oncpu, -1);
+		return -EAGAIN;
+	}
+
+	cpc->active_oncpu++;
+	if (event->attr.exclusive)
+		cpc->exclusive = 1;
+	return 0;
+}
+
+/**
+ * perf_event_sched_out - take one event off its PMU
+ * @event: the event, active on this CPU
+ * @ctx: its context, locked
+ */
+void perf_event_sched_out(struct perf_event *event,
+			  struct perf_event_context *ctx)
+{
+	struct perf_cpu_pmu_context *cpc = perf_cpc(event);
+	enum perf_event_state state = PERF_EVENT_STATE_INACTIVE;
+
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+
+	event->pmu->del(event, 0);
+	WRITE_ONCE(event->oncpu, -1);
+
+	if (event->pending_disable) {
+		event->pending_disable = 0;
+		state = PERF_EVENT_STATE_OFF;
+	}
+	perf_event_set_state(event, state);
+
+	cpc->active_oncpu--;
+	if (event->attr.exclusive || !cpc->active_oncpu)
+		cpc->exclusive = 0;
+}
+
+/* Charge a flexible group for the time it ran since it was last charged. */
+static void perf_flex_charge_group(struct perf_event *leader)
+{
+	struct perf_event_pmu_context *epc = leader->pmu_ctx;
+	u64 ran;
+
+	if (leader->attr.pinned)
+		return;
+	perf_event_update_time(leader);
+	ran = leader->times.running - leader->flex_charged;
+	leader->flex_charged = leader->times.running;
+	if (ran)
+		perf_flex_charge(&epc->flexible, &leader->flex, ran);
+}
+
+/**
+ * perf_group_sched_out - take a whole group off its PMU
+ * @leader: the group leader
+ * @ctx: its context, locked
+ */
+void perf_group_sched_out(struct perf_event *leader,
+			  struct perf_event_context *ctx)
+{
+	struct perf_event *sib;
+
+	if (leader->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+
+	perf_pmu_disable(leader->pmu_ctx->pmu);
+	perf_event_sched_out(leader, ctx);
+	list_for_each_entry(sib, &leader->sibling_list, sibling_entry)
+		perf_event_sched_out(sib, ctx);
+	perf_pmu_enable(leader->pmu_ctx->pmu);
+
+	list_del_init(&leader->active_entry);
+	perf_flex_charge_group(leader);
+}
+
+/*
+ * Put a whole group on its PMU, or nothing of it.  Return: 0, -EBUSY if
+ * it did not fit, PERF_FLEX_SKIP if it is not a candidate here and now.
+ */
+static int perf_group_sched_in(struct perf_event *leader,
+			       struct perf_event_context *ctx)
+{
+	struct perf_event_pmu_context *epc = leader->pmu_ctx;
+	struct pmu *pmu = epc->pmu;
+	struct perf_cpu_pmu_context *cpc = this_cpu_ptr(pmu->cpu_pmu_context);
+	struct perf_event *sib, *failed = NULL;
+
+	if (leader->state != PERF_EVENT_STATE_INACTIVE)
+		return PERF_FLEX_SKIP;
+	if (!perf_event_filter_match(leader))
+		return PERF_FLEX_SKIP;
+	if (cpc->exclusive || (leader->attr.exclusive && cpc->active_oncpu))
+		return -EBUSY;
+
+	pmu->start_txn(pmu, PERF_PMU_TXN_ADD);
+
+	if (perf_event_sched_in(leader, ctx)) {
+		pmu->cancel_txn(pmu);
+		return -EBUSY;
+	}
+	list_for_each_entry(sib, &leader->sibling_list, sibling_entry) {
+		if (perf_event_sched_in(sib, ctx)) {
+			failed = sib;
+			break;
+		}
+	}
+	if (!failed && !pmu->commit_txn(pmu)) {
+		list_add_tail(&leader->active_entry, &epc->active_groups);
+		return 0;
+	}
+
+	/* Undo in order; a failed commit undoes every member. */
+	list_for_each_entry(sib, &leader->sibling_list, sibling_entry) {
+		if (sib == failed)
+			break;
+		perf_event_sched_out(sib, ctx);
+	}
+	perf_event_sched_out(leader, ctx);
+	pmu->cancel_txn(pmu);
+	return -EBUSY;
+}
+
+/* ----------------------------------------------------------------------
+ * Group lists of a pmu context.
+ */
+
+/**
+ * perf_add_group_to_lists - make a leader a candidate for its PMU
+ * @leader: the group leader; its context locked
+ */
+void perf_add_group_to_lists(struct perf_event *leader)
+{
+	struct perf_event_pmu_context *epc = leader->pmu_ctx;
+
+	if (leader->attr.pinned) {
+		list_add_tail(&leader->group_entry, &epc->pinned_groups);
+		return;
+	}
+	leader->flex_charged = leader->times.running;
+	perf_flex_add(&epc->flexible, &leader->flex);
+}
+
+/**
+ * perf_del_group_from_lists - undo perf_add_group_to_lists()
+ * @leader: the group leader; its context locked
+ */
+void perf_del_group_from_lists(struct perf_event *leader)
+{
+	struct perf_event_pmu_context *epc = leader->pmu_ctx;
+
+	if (!list_empty(&leader->group_entry))
+		list_del_init(&leader->group_entry);
+	if (perf_flex_queued(&leader->flex))
+		perf_flex_remove(&epc->flexible, &leader->flex);
+	if (!list_empty(&leader->active_entry))
+		list_del_init(&leader->active_entry);
+}
+
+/* ----------------------------------------------------------------------
+ * Whole contexts.
+ */
+
+static void perf_mux_kick(struct perf_event_pmu_context *epc);
+
+static void perf_epc_sched_out(struct perf_event_pmu_context *epc,
+			       struct perf_event_context *ctx, int type)
+{
+	struct perf_event *leader, *tmp;
+
+	if (list_empty(&epc->active_groups))
+		return;
+	perf_pmu_disable(epc->pmu);
+	list_for_each_entry_safe(leader, tmp, &epc->active_groups,
+				 active_entry) {
+		int kind = leader->attr.pinned ? EVENT_PINNED : EVENT_FLEXIBLE;
+
+		if (type & kind)
+			perf_group_sched_out(leader, ctx);
+	}
+	perf_pmu_enable(epc->pmu);
+}
+
+static void perf_pinned_sched_in(struct perf_event_pmu_context *epc,
+				 struct perf_event_context *ctx)
+{
+	struct perf_event *leader;
+
+	list_for_each_entry(leader, &epc->pinned_groups, group_entry) {
+		if (perf_group_sched_in(leader, ctx) == -EBUSY) {
+			/* A pinned group that cannot count says so. */
+			perf_event_set_state(leader, PERF_EVENT_STATE_ERROR);
+		}
+	}
+}
+
+struct perf_flex_walk {
+	struct perf_event_context	*ctx;
+};
+
+static int perf_flex_try(struct perf_flex_node *node, void *arg)
+{
+	struct perf_flex_walk *walk = arg;
+	struct perf_event *leader = container_of(node, struct perf_event, flex);
+
+	return perf_group_sched_in(leader, walk->ctx);
+}
+
+static void perf_flexible_sched_in(struct perf_event_pmu_context *epc,
+				   struct perf_event_context *ctx)
+{
+	struct perf_flex_walk walk = { .ctx = ctx };
+	int missed;
+
+	if (perf_flex_empty(&epc->flexible))
+		return;
+	missed = perf_flex_sched(&epc->flexible, perf_flex_try, &walk,
+				 PERF_FLEX_MAX_MISSES);
+	epc->flexible_missed = missed > 0;
+	if (missed > 0)
+		perf_mux_kick(epc);
+}
+
+static void perf_ctx_sched_out(struct perf_event_context *ctx, int type)
+{
+	struct perf_event_pmu_context *epc;
+
+	if (!ctx->is_active)
+		return;
+
+	perf_ctx_update_time(ctx);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
+		perf_epc_sched_out(epc, ctx, type);
+
+	ctx->is_active &= ~(type & EVENT_ALL);
+	if (!(ctx->is_active & EVENT_ALL)) {
+		perf_tclock_stop(&ctx->clock, perf_clock());
+		ctx->is_active = 0;
+	}
+}
+
+static void perf_ctx_sched_in(struct perf_event_context *ctx, int type)
+{
+	struct perf_event_pmu_context *epc;
+
+	if (!(ctx->is_active & EVENT_TIME)) {
+		perf_tclock_start(&ctx->clock, perf_clock());
+		ctx->is_active |= EVENT_TIME;
+	}
+	ctx->is_active |= type & EVENT_ALL;
+
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (type & EVENT_PINNED && !list_empty(&epc->pinned_groups)) {
+			perf_pmu_disable(epc->pmu);
+			perf_pinned_sched_in(epc, ctx);
+			perf_pmu_enable(epc->pmu);
+		}
+		if (type & EVENT_FLEXIBLE && !perf_flex_empty(&epc->flexible)) {
+			perf_pmu_disable(epc->pmu);
+			perf_flexible_sched_in(epc, ctx);
+			perf_pmu_enable(epc->pmu);
+		}
+	}
+}
+
+/* CPU pinned, task pinned, CPU flexible, task flexible. */
+static void perf_sched_in_all(struct perf_cpu_context *cpuctx,
+			      struct perf_event_context *task_ctx)
+{
+	perf_ctx_sched_in(&cpuctx->ctx, EVENT_PINNED);
+	if (task_ctx)
+		perf_ctx_sched_in(task_ctx, EVENT_PINNED);
+	perf_ctx_sched_in(&cpuctx->ctx, EVENT_FLEXIBLE);
+	if (task_ctx)
+		perf_ctx_sched_in(task_ctx, EVENT_FLEXIBLE);
+}
+
+/**
+ * perf_ctx_resched - re-place groups after the enabled set changed
+ * @cpuctx: this CPU's context
+ * @task_ctx: the task context scheduled in here, or NULL
+ * @pmu: the PMU concerned, or NULL for all
+ * @event_type: EVENT_* kinds that changed
+ *
+ * Flexible groups make room for pinned ones, so both contexts' flexible
+ * groups come off and everything that can go on goes on again in the
+ * documented order.  A pinned change also re-offers the CPU's pinned groups.
+ */
+void perf_ctx_resched(struct perf_cpu_context *cpuctx,
+		      struct perf_event_context *task_ctx,
+		      struct pmu *pmu, int event_type)
+{
+	int out = EVENT_FLEXIBLE;
+
+	if (event_type & EVENT_PINNED)
+		out |= EVENT_PINNED;
+	if (task_ctx)
+		perf_ctx_sched_out(task_ctx, EVENT_ALL);
+	perf_ctx_sched_out(&cpuctx->ctx, out);
+	perf_sched_in_all(cpuctx, task_ctx);
+}
+
+/**
+ * perf_task_ctx_sched_out - take a task context off this CPU
+ * @ctx: the task context scheduled in here
+ * @event_type: EVENT_ALL takes all of it out and detaches it from the CPU
+ *
+ * Context: interrupts off; takes the context locks.
+ */
+void perf_task_ctx_sched_out(struct perf_event_context *ctx, int event_type)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_pmu_context *epc;
+
+	perf_ctx_lock(cpuctx, ctx);
+	if (cpuctx->task_ctx == ctx) {
+		perf_ctx_sched_out(ctx, event_type);
+		if ((event_type & EVENT_ALL) == EVENT_ALL) {
+			list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
+				this_cpu_ptr(epc->pmu->cpu_pmu_context)->task_epc = NULL;
+			cpuctx->task_ctx = NULL;
+		}
+	}
+	perf_ctx_unlock(cpuctx, ctx);
+}
+
+/**
+ * perf_task_ctx_sched_in - schedule a task context in on this CPU
+ * @ctx: the context of current
+ *
+ * Context: interrupts off; takes the context locks.
+ */
+void perf_task_ctx_sched_in(struct perf_event_context *ctx)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_pmu_context *epc;
+
+	perf_ctx_lock(cpuctx, ctx);
+	if (cpuctx->task_ctx == ctx) {
+		perf_ctx_unlock(cpuctx, ctx);
+		return;
+	}
+	cpuctx->task_ctx = ctx;
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
+		this_cpu_ptr(epc->pmu->cpu_pmu_context)->task_epc = epc;
+
+	if (!ctx->nr_events) {
+		perf_ctx_sched_in(ctx, EVENT_ALL);
+	} else if (cpuctx->ctx.nr_events && (cpuctx->ctx.is_active & EVENT_FLEXIBLE)) {
+		/* The task's pinned groups go before the CPU's flexible ones. */
+		perf_ctx_sched_out(&cpuctx->ctx, EVENT_FLEXIBLE);
+		perf_sched_in_all(cpuctx, ctx);
+	} else {
+		perf_ctx_sched_in(ctx, EVENT_PINNED);
+		perf_ctx_sched_in(ctx, EVENT_FLEXIBLE);
+	}
+	perf_ctx_unlock(cpuctx, ctx);
+}
+
+/**
+ * perf_cpu_ctx_sched_out_cgroup - take this CPU's cgroup groups off
+ * @cpuctx: this CPU's context, locked, its PMUs disabled
+ *
+ * For a switch between tasks of different cgroups (cgroup.c).
+ */
+void perf_cpu_ctx_sched_out_cgroup(struct perf_cpu_context *cpuctx)
+{
+	struct perf_event_context *ctx = &cpuctx->ctx;
+	struct perf_event_pmu_context *epc;
+	struct perf_event *leader, *tmp;
+
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		list_for_each_entry_safe(leader, tmp, &epc->active_groups,
+					 active_entry) {
+			if (is_cgroup_event(leader))
+				perf_group_sched_out(leader, ctx);
+		}
+	}
+}
+
+/**
+ * perf_cpu_ctx_sched_in_cgroup - offer this CPU's groups the PMUs again
+ * @cpuctx: this CPU's context, locked, its PMUs disabled
+ *
+ * Groups of the new cgroup now match; the others are already on or skip.
+ */
+void perf_cpu_ctx_sched_in_cgroup(struct perf_cpu_context *cpuctx)
+{
+	if (cpuctx->ctx.is_active & EVENT_ALL)
+		perf_ctx_sched_in(&cpuctx->ctx, cpuctx->ctx.is_active & EVENT_ALL);
+}
+
+/* ----------------------------------------------------------------------
+ * The context switch hooks.
+ */
+static void perf_sched_cb(struct task_struct *task, bool sched_in)
+{
+	struct perf_cpu_pmu_context *cpc;
+
+	list_for_each_entry(cpc, this_cpu_ptr(&perf_sched_cb_list),
+			    sched_cb_entry) {
+		struct pmu *pmu = cpc->epc.pmu;
+
+		if (!pmu->sched_task)
+			continue;
+		perf_pmu_disable(pmu);
+		pmu->sched_task(cpc->task_epc ? cpc->task_epc : &cpc->epc,
+				task, sched_in);
+		perf_pmu_enable(pmu);
+	}
+}
+
+/**
+ * __perf_event_task_sched_out - @prev leaves this CPU
+ * @prev: the task switched out
+ * @next: the task switched in
+ */
+void __perf_event_task_sched_out(struct task_struct *prev,
+				 struct task_struct *next)
+{
+	struct perf_event_context *ctx;
+
+	if (__this_cpu_read(perf_sched_cb_nr))
+		perf_sched_cb(prev, false);
+	if (atomic_read(&nr_switch_events))
+		perf_event_switch_output(prev, next, false);
+
+	ctx = rcu_dereference_raw(prev->perf_event_ctxp);
+	if (ctx && this_cpu_ptr(&perf_cpu_context)->task_ctx == ctx)
+		perf_task_ctx_sched_out(ctx, EVENT_ALL);
+
+	if (this_cpu_ptr(&perf_cpu_context)->ctx.nr_cgroups)
+		perf_cgroup_switch(next);
+}
+
+/**
+ * __perf_event_task_sched_in - @task now runs on this CPU
+ * @prev: the task switched out
+ * @task: current
+ */
+void __perf_event_task_sched_in(struct task_struct *prev,
+				struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+
+	ctx = rcu_dereference_raw(task->perf_event_ctxp);
+	if (ctx)
+		perf_task_ctx_sched_in(ctx);
+
+	if (atomic_read(&nr_switch_events))
+		perf_event_switch_output(task, prev, true);
+	if (__this_cpu_read(perf_sched_cb_nr))
+		perf_sched_cb(task, true);
+}
+
+/**
+ * perf_cpu_task_ctx - the task context scheduled in on this CPU
+ *
+ * Return: it, or NULL.
+ */
+struct perf_event_context *perf_cpu_task_ctx(void)
+{
+	lockdep_assert_irqs_disabled();
+	return this_cpu_ptr(&perf_cpu_context)->task_ctx;
+}
+
+/**
+ * perf_sched_cb_inc - @pmu wants pmu::sched_task calls on this CPU
+ * @pmu: the PMU
+ */
+void perf_sched_cb_inc(struct pmu *pmu)
+{
+	struct perf_cpu_pmu_context *cpc = this_cpu_ptr(pmu->cpu_pmu_context);
+
+	if (!cpc->sched_cb_usage++) {
+		if (!cpc->sched_cb_entry.next)
+			INIT_LIST_HEAD(&cpc->sched_cb_entry);
+		list_add(&cpc->sched_cb_entry, this_cpu_ptr(&perf_sched_cb_list));
+		this_cpu_inc(perf_sched_cb_nr);
+	}
+}
+
+/**
+ * perf_sched_cb_dec - undo perf_sched_cb_inc()
+ * @pmu: the PMU
+ */
+void perf_sched_cb_dec(struct pmu *pmu)
+{
+	struct perf_cpu_pmu_context *cpc = this_cpu_ptr(pmu->cpu_pmu_context);
+
+	if (!--cpc->sched_cb_usage) {
+		list_del(&cpc->sched_cb_entry);
+		this_cpu_dec(perf_sched_cb_nr);
+	}
+}
+
+/**
+ * perf_pmu_resched - re-place @pmu's groups on this CPU
+ * @pmu: the PMU whose constraints changed
+ */
+void perf_pmu_resched(struct pmu *pmu)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_context *task_ctx = cpuctx->task_ctx;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	perf_ctx_lock(cpuctx, task_ctx);
+	perf_ctx_resched(cpuctx, task_ctx, pmu, EVENT_ALL);
+	perf_ctx_unlock(cpuctx, task_ctx);
+	local_irq_restore(flags);
+}
+
+/* ----------------------------------------------------------------------
+ * Multiplexing.
+ */
+
+static enum hrtimer_restart perf_mux_fire(struct hrtimer *timer)
+{
+	struct perf_cpu_pmu_context *cpc;
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_context *task_ctx = cpuctx->task_ctx;
+	struct perf_event_pmu_context *task_epc;
+	bool again;
+
+	cpc = container_of(timer, struct perf_cpu_pmu_context, mux_timer);
+
+	perf_ctx_lock(cpuctx, task_ctx);
+	task_epc = task_ctx ? cpc->task_epc : NULL;
+	again = cpc->epc.flexible_missed ||
+		(task_epc && task_epc->flexible_missed);
+	if (again) {
+		struct pmu *pmu = cpc->epc.pmu;
+
+		perf_pmu_disable(pmu);
+		if (task_epc) {
+			perf_ctx_update_time(task_ctx);
+			perf_epc_sched_out(task_epc, task_ctx, EVENT_FLEXIBLE);
+		}
+		if (cpc->epc.ctx) {
+			perf_ctx_update_time(&cpuctx->ctx);
+			perf_epc_sched_out(&cpc->epc, &cpuctx->ctx,
+					   EVENT_FLEXIBLE);
+			if (cpuctx->ctx.is_active & EVENT_FLEXIBLE)
+				perf_flexible_sched_in(&cpc->epc, &cpuctx->ctx);
+		}
+		if (task_epc && (task_ctx->is_active & EVENT_FLEXIBLE))
+			perf_flexible_sched_in(task_epc, task_ctx);
+		perf_pmu_enable(pmu);
+
+		again = cpc->epc.flexible_missed ||
+			(task_epc && task_epc->flexible_missed);
+	}
+
+	raw_spin_lock(&cpc->mux_lock);
+	if (again) {
+		hrtimer_forward_now(timer, cpc->mux_interval);
+	} else {
+		cpc->mux_active = false;
+	}
+	raw_spin_unlock(&cpc->mux_lock);
+	perf_ctx_unlock(cpuctx, task_ctx);
+
+	return again ? HRTIMER_RESTART : HRTIMER_NORESTART;
+}
+
+/* Some flexible group of @epc waits: make sure the timer runs here. */
+static void perf_mux_kick(struct perf_event_pmu_context *epc)
+{
+	struct perf_cpu_pmu_context *cpc;
+
+	cpc = this_cpu_ptr(epc->pmu->cpu_pmu_context);
+	raw_spin_lock(&cpc->mux_lock);
+	if (!cpc->mux_active) {
+		cpc->mux_active = true;
+		hrtimer_forward_now(&cpc->mux_timer, cpc->mux_interval);
+		hrtimer_start_expires(&cpc->mux_timer,
+				      HRTIMER_MODE_ABS_PINNED_HARD);
+	}
+	raw_spin_unlock(&cpc->mux_lock);
+}
+
+/**
+ * perf_mux_init_cpu - set up @pmu's multiplexing timer on @cpu
+ * @pmu: the PMU, with hrtimer_interval_ms set
+ * @cpu: the CPU
+ */
+void perf_mux_init_cpu(struct pmu *pmu, int cpu)
+{
+	struct perf_cpu_pmu_context *cpc = per_cpu_ptr(pmu->cpu_pmu_context, cpu);
+
+	raw_spin_lock_init(&cpc->mux_lock);
+	cpc->mux_interval = ms_to_ktime(max(pmu->hrtimer_interval_ms, 1));
+	hrtimer_init(&cpc->mux_timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_ABS_PINNED_HARD);
+	cpc->mux_timer.function = perf_mux_fire;
+	if (!cpc->sched_cb_entry.next)
+		INIT_LIST_HEAD(&cpc->sched_cb_entry);
+}
+
+/**
+ * perf_mux_set_interval - change @pmu's multiplexing interval
+ * @pmu: the PMU
+ * @interval_ms: the new interval, at least 1
+ *
+ * Takes effect at the next expiry of each CPU's timer.
+ */
+void perf_mux_set_interval(struct pmu *pmu, int interval_ms)
+{
+	int cpu;
+
+	pmu->hrtimer_interval_ms = interval_ms;
+	for_each_possible_cpu(cpu) {
+		struct perf_cpu_pmu_context *cpc;
+		unsigned long flags;
+
+		cpc = per_cpu_ptr(pmu->cpu_pmu_context, cpu);
+		raw_spin_lock_irqsave(&cpc->mux_lock, flags);
+		cpc->mux_interval = ms_to_ktime(interval_ms);
+		raw_spin_unlock_irqrestore(&cpc->mux_lock, flags);
+	}
+}
+
+/* ----------------------------------------------------------------------
+ * The tick: throttling and frequency.
+ */
+
+/**
+ * perf_event_unthrottle - let a throttled event count again
+ * @event: the event, its context locked, on this CPU
+ * @start: restart it on the PMU (it is active and stopped)
+ */
+void perf_event_unthrottle(struct perf_event *event, bool start)
+{
+	event->hw.interrupts = 0;
+	perf_log_throttle(event, 1);
+	if (start)
+		event->pmu->start(event, 0);
+}
+
+static void perf_tick_event(struct perf_event *event, u64 now)
+{
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+	if (event->hw.interrupts == MAX_INTERRUPTS)
+		perf_event_unthrottle(event, true);
+	if (event->attr.freq && event->attr.sample_freq)
+		perf_adjust_freq_event(event, now);
+}
+
+static void perf_tick_ctx(struct perf_event_context *ctx)
+{
+	struct perf_event_pmu_context *epc;
+	struct perf_event *leader, *sib;
+	u64 now = perf_clock();
+
+	if (!ctx || !ctx->nr_events || !(ctx->is_active & EVENT_ALL))
+		return;
+
+	raw_spin_lock(&ctx->lock);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		list_for_each_entry(leader, &epc->active_groups, active_entry) {
+			perf_tick_event(leader, now);
+			list_for_each_entry(sib, &leader->sibling_list,
+					    sibling_entry)
+				perf_tick_event(sib, now);
+		}
+	}
+	raw_spin_unlock(&ctx->lock);
+}
+
+/**
+ * perf_event_task_tick - the scheduler tick on this CPU
+ */
+void perf_event_task_tick(void)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+
+	lockdep_assert_irqs_disabled();
+	perf_tick_ctx(&cpuctx->ctx);
+	perf_tick_ctx(cpuctx->task_ctx);
+}
+
+/* ----------------------------------------------------------------------
+ * Reading counts.
+ */
+struct perf_read_args {
+	struct perf_event	*event;
+	bool			group;
+};
+
+static void perf_read_on_cpu(void *info)
+{
+	struct perf_read_args *args = info;
+	struct perf_event *event = args->event;
+	struct perf_event_context *ctx = event->ctx;
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event *sib;
+	struct pmu *pmu;
+
+	/* Only if the context is really here; it may have moved on. */
+	if (ctx->task && cpuctx->task_ctx != ctx)
+		return;
+
+	raw_spin_lock(&ctx->lock);
+	if (ctx->is_active)
+		perf_ctx_update_time(ctx);
+	perf_event_update_time(event);
+	if (event->state != PERF_EVENT_STATE_ACTIVE ||
+	    event->oncpu != smp_processor_id())
+		goto out;
+
+	if (!args->group) {
+		event->pmu->read(event);
+		goto out;
+	}
+
+	pmu = event->pmu;
+	pmu->start_txn(pmu, PERF_PMU_TXN_READ);
+	pmu->read(event);
+	list_for_each_entry(sib, &event->sibling_list, sibling_entry) {
+		perf_event_update_time(sib);
+		if (sib->state == PERF_EVENT_STATE_ACTIVE)
+			sib->pmu->read(sib);
+	}
+	pmu->commit_txn(pmu);
+out:
+	raw_spin_unlock(&ctx->lock);
+}
+
+/**
+ * perf_event_read - bring @event's count up to date
+ * @event: the event
+ * @group: with all members of its group (@event is the leader)
+ *
+ * Return: 0.
+ */
+int perf_event_read(struct perf_event *event, bool group)
+{
+	struct perf_read_args args = { .event = event, .group = group };
+	int cpu = READ_ONCE(event->oncpu);
+
+	if (event->state == PERF_EVENT_STATE_ACTIVE && cpu >= 0) {
+		/* An event of this CPU or task is read right here. */
+		preempt_disable();
+		if (cpu == smp_processor_id())
+			perf_read_on_cpu(&args);
+		else
+			smp_call_function_single(cpu, perf_read_on_cpu, &args, 1);
+		preempt_enable();
+	}
+	return 0;
+}
+
+/**
+ * perf_event_read_times - enabled and running time of @event, now
+ * @event: the event
+ * @enabled: set to time_enabled
+ * @running: set to time_running
+ */
+void perf_event_read_times(struct perf_event *event, u64 *enabled,
+			   u64 *running)
+{
+	if (!event->ctx) {
+		*enabled = event->times.enabled;
+		*running = event->times.running;
+		return;
+	}
+	/*
+	 * No lock: callers hold ctx->lock already, or read from NMI; the
+	 * totals and the clock change only on the context's CPU.
+	 */
+	perf_times_read(&event->times, perf_event_clock_now(event),
+			enabled, running);
+}
+
+static int __init perf_sched_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		INIT_LIST_HEAD(per_cpu_ptr(&perf_sched_cb_list, cpu));
+	return 0;
+}
+early_initcall(perf_sched_init);
