@@ -478,7 +478,15 @@ static void perf_cgroup_attach(struct cgroup_taskset *tset)
 	}
 }
 
+/* A new cgroup: tell tools its path (PERF_RECORD_CGROUP). */
+static int perf_cgroup_css_online(struct cgroup_subsys_state *css)
+{
+	perf_event_cgroup(css->cgroup);
+	return 0;
+}
+
 struct cgroup_subsys perf_event_cgrp_subsys = {
+	.css_online	= perf_cgroup_css_online,
 	.css_alloc	= perf_cgroup_css_alloc,
 	.css_free	= perf_cgroup_css_free,
 	.attach		= perf_cgroup_attach,

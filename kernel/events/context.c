@@ -423,7 +423,12 @@ static int perf_ctx_call_remote(void *info)
 		perf_task_ctx_sched_in(task_ctx);
 		perf_ctx_lock(cpuctx, task_ctx);
 	}
+	if (ctx->is_active) {
+		perf_ctx_update_time(ctx);
+		ctx->is_active |= EVENT_FROZEN;
+	}
 	args->fn(event, cpuctx, ctx, args->data);
+	ctx->is_active &= ~EVENT_FROZEN;
 	perf_ctx_unlock(cpuctx, task_ctx);
 	return 0;
 }
@@ -521,7 +526,12 @@ static void perf_ctx_call_local(struct perf_event *event, perf_ctx_fn fn,
 		return;
 	}
 	perf_ctx_lock(cpuctx, task_ctx);
+	if (ctx->is_active) {
+		perf_ctx_update_time(ctx);
+		ctx->is_active |= EVENT_FROZEN;
+	}
 	fn(event, cpuctx, ctx, data);
+	ctx->is_active &= ~EVENT_FROZEN;
 	perf_ctx_unlock(cpuctx, task_ctx);
 	local_irq_restore(flags);
 }
@@ -537,7 +547,7 @@ static void perf_ctx_link_event(struct perf_event *event,
 	enum perf_times_mode mode;
 
 	mode = perf_times_mode_for(leader->state, event->state);
-	perf_times_init(&event->times, perf_event_clock_now(event), mode);
+	perf_times_init(&event->times, perf_event_ctx_time(event), mode);
 
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	ctx->nr_events++;
@@ -626,10 +636,13 @@ static void perf_group_detach(struct perf_event *event)
 		sib->attach_state &= ~PERF_ATTACH_GROUP;
 		sib->group_caps = sib->event_caps;
 		if (sib->attach_state & PERF_ATTACH_CONTEXT) {
-			if (sib->state == PERF_EVENT_STATE_ACTIVE)
-				perf_event_sched_out(sib, sib->ctx);
+			/* A member on the PMU stays there, as a group of one. */
 			perf_event_set_state(sib, sib->state);
+			perf_event_update_time(sib);
 			perf_add_group_to_lists(sib);
+			if (sib->state == PERF_EVENT_STATE_ACTIVE)
+				list_add_tail(&sib->active_entry,
+					      &sib->pmu_ctx->active_groups);
 		}
 		perf_event_update_group_sizes(sib);
 	}
@@ -674,13 +687,19 @@ static void perf_remove_fn(struct perf_event *event,
 			   struct perf_event_context *ctx, void *data)
 {
 	unsigned long flags = (unsigned long)data;
+	bool leader = event->group_leader == event;
+	bool promotes = leader && (flags & DETACH_GROUP) && event->nr_siblings;
 	enum perf_event_state state = event->state;
 
 	if (event->state == PERF_EVENT_STATE_ACTIVE) {
-		if (event->group_leader == event)
+		if (leader && !promotes) {
 			perf_group_sched_out(event, ctx);
-		else
+		} else {
+			/* Members that become groups of their own keep going. */
 			perf_event_sched_out(event, ctx);
+			if (leader)
+				list_del_init(&event->active_entry);
+		}
 	}
 
 	if (flags & DETACH_EXIT)
@@ -698,6 +717,9 @@ static void perf_remove_fn(struct perf_event *event,
 	perf_event_set_state(event, state);
 	if (cpuctx && is_cgroup_event(event))
 		perf_cgroup_sync_cpuctx(cpuctx);
+	/* Former members that were waiting may fit now. */
+	if (promotes && cpuctx && ctx->is_active)
+		perf_ctx_resched(cpuctx, cpuctx->task_ctx, NULL, EVENT_ALL);
 }
 
 /**

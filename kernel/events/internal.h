@@ -53,6 +53,7 @@
 #define EVENT_PINNED	0x02
 #define EVENT_TIME	0x04	/* the context clock runs */
 #define EVENT_CPU	0x08	/* only the CPU context's part (cgroup switch) */
+#define EVENT_FROZEN	0x10	/* one operation in progress: the clock holds */
 #define EVENT_ALL	(EVENT_FLEXIBLE | EVENT_PINNED)
 
 /* Group events of different PMUs may only mix with software events. */
@@ -229,6 +230,13 @@ void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
 /* Clock of @event's context (its cgroup's for a cgroup event), now. */
 u64 perf_event_clock_now(struct perf_event *event);
 
+/*
+ * The time of @event's context clock (or cgroup clock) as of its last
+ * update: every state change in one scheduling operation uses the same
+ * instant, so members of a group see identical times.
+ */
+u64 perf_event_ctx_time(struct perf_event *event);
+
 /* Fold the time up to now into @event's totals (ctx->lock held). */
 void perf_event_update_time(struct perf_event *event);
 /* Update the context clock (ctx->lock held). */
@@ -362,6 +370,8 @@ void perf_adjust_freq_event(struct perf_event *event, u64 now_ns);
 perf_overflow_handler_t perf_default_overflow_handler(struct perf_event *event);
 /* Read and sample sizes of a group change as members come and go. */
 void perf_event_update_group_sizes(struct perf_event *leader);
+/* PERF_RECORD_CGROUP for a cgroup that came online. */
+void perf_event_cgroup(struct cgroup *cgrp);
 /* PERF_RECORD_ITRACE_START, before an AUX event goes on its PMU. */
 void perf_log_itrace_start(struct perf_event *event);
 

@@ -81,11 +81,32 @@ u64 perf_event_clock_now(struct perf_event *event)
 }
 
 /**
+ * perf_event_ctx_time - @event's clock as of its last update
+ * @event: an event in a context, whose lock is held
+ *
+ * Return: the context's (or cgroup's) clock value at the instant it was
+ * last brought up to date.
+ */
+u64 perf_event_ctx_time(struct perf_event *event)
+{
+	if (is_cgroup_event(event))
+		return perf_cgroup_event_time(event);
+	return event->ctx->clock.time;
+}
+
+/**
  * perf_ctx_update_time - bring a context's clock up to now
  * @ctx: the context, its lock held
  */
 void perf_ctx_update_time(struct perf_event_context *ctx)
 {
+	/*
+	 * While one change is being made (perf_ctx_call()), every state
+	 * change in it happens at the same instant, so that an event enabled
+	 * and scheduled in by it has time_enabled == time_running.
+	 */
+	if (ctx->is_active & EVENT_FROZEN)
+		return;
 	perf_tclock_update(&ctx->clock, perf_clock());
 	if (ctx == &this_cpu_ptr(&perf_cpu_context)->ctx && ctx->nr_cgroups)
 		perf_cgroup_update_time(this_cpu_ptr(&perf_cpu_context));
@@ -97,7 +118,7 @@ void perf_ctx_update_time(struct perf_event_context *ctx)
  */
 void perf_event_update_time(struct perf_event *event)
 {
-	perf_times_fold(&event->times, perf_event_clock_now(event));
+	perf_times_fold(&event->times, perf_event_ctx_time(event));
 }
 
 static void perf_event_update_mode(struct perf_event *event, u64 now)
@@ -123,7 +144,7 @@ void perf_event_set_state(struct perf_event *event,
 	u64 now = 0;
 
 	if (event->ctx)
-		now = perf_event_clock_now(event);
+		now = perf_event_ctx_time(event);
 	event->state = state;
 	if (!event->ctx)
 		return;
@@ -387,7 +408,7 @@ static void perf_ctx_sched_out(struct perf_event_context *ctx, int type)
 {
 	struct perf_event_pmu_context *epc;
 
-	if (!ctx->is_active)
+	if (!(ctx->is_active & (EVENT_ALL | EVENT_TIME)))
 		return;
 
 	perf_ctx_update_time(ctx);
@@ -396,8 +417,12 @@ static void perf_ctx_sched_out(struct perf_event_context *ctx, int type)
 
 	ctx->is_active &= ~(type & EVENT_ALL);
 	if (!(ctx->is_active & EVENT_ALL)) {
-		perf_tclock_stop(&ctx->clock, perf_clock());
-		ctx->is_active = 0;
+		u64 now = perf_clock();
+
+		if (ctx->is_active & EVENT_FROZEN)
+			now = ctx->clock.stamp;
+		perf_tclock_stop(&ctx->clock, now);
+		ctx->is_active &= EVENT_FROZEN;
 	}
 }
 
@@ -408,6 +433,8 @@ static void perf_ctx_sched_in(struct perf_event_context *ctx, int type)
 	if (!(ctx->is_active & EVENT_TIME)) {
 		perf_tclock_start(&ctx->clock, perf_clock());
 		ctx->is_active |= EVENT_TIME;
+	} else {
+		perf_ctx_update_time(ctx);
 	}
 	ctx->is_active |= type & EVENT_ALL;
 
