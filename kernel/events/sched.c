@@ -704,6 +704,25 @@ void perf_pmu_resched(struct pmu *pmu)
  * Multiplexing.
  */
 
+/*
+ * @pmu's part of the task context scheduled in here.  Looked up rather
+ * than cached: a part created while its task runs (the first event of a
+ * PMU opened by the running task itself) was not there at switch time.
+ */
+static struct perf_event_pmu_context *
+perf_task_epc(struct perf_event_context *task_ctx, struct pmu *pmu)
+{
+	struct perf_event_pmu_context *epc;
+
+	if (!task_ctx)
+		return NULL;
+	list_for_each_entry(epc, &task_ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (epc->pmu == pmu)
+			return epc;
+	}
+	return NULL;
+}
+
 static enum hrtimer_restart perf_mux_fire(struct hrtimer *timer)
 {
 	struct perf_cpu_pmu_context *cpc;
@@ -715,7 +734,7 @@ static enum hrtimer_restart perf_mux_fire(struct hrtimer *timer)
 	cpc = container_of(timer, struct perf_cpu_pmu_context, mux_timer);
 
 	perf_ctx_lock(cpuctx, task_ctx);
-	task_epc = task_ctx ? cpc->task_epc : NULL;
+	task_epc = perf_task_epc(task_ctx, cpc->epc.pmu);
 	again = cpc->epc.flexible_missed ||
 		(task_epc && task_epc->flexible_missed);
 	if (again) {
