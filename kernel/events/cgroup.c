@@ -39,35 +39,6 @@
 
 #include "internal.h"
 
-/* TODO(internal.h): needed from sched.c */
-
-/*
- * perf_cpu_ctx_sched_out_cgroup() - take every cgroup event group of the
- * CPU context off its PMU (pinned and flexible), folding their times on
- * the cgroup clocks, which the caller has just brought up to date.
- * perf_cpu_ctx_sched_in_cgroup() - put back on the PMUs the CPU context's
- * cgroup groups that match the (new) cpuctx->cgrp, pinned first.
- *
- * Both run on @cpuctx's CPU with cpuctx->ctx.lock held, interrupts off
- * and the context's PMUs disabled; events without a cgroup stay as they
- * are.
- */
-void perf_cpu_ctx_sched_out_cgroup(struct perf_cpu_context *cpuctx);
-void perf_cpu_ctx_sched_in_cgroup(struct perf_cpu_context *cpuctx);
-
-/*
- * Provided here for context.c / sched.c.
- * TODO(internal.h): declare there.
- *
- * perf_cgroup_sync_cpuctx() - bring cpuctx->cgrp in line with
- * cpuctx->ctx.nr_cgroups: adopt current's cgroup when the first cgroup
- * event arrived, drop it (and stop its clocks) when the last one left.
- * Call after changing ctx.nr_cgroups of a CPU context, on its CPU with its
- * lock held.  The other entry points below call it too, so a caller that
- * forgets is caught at the next time update.
- */
-void perf_cgroup_sync_cpuctx(struct perf_cpu_context *cpuctx);
-
 static inline struct perf_cgroup *css_to_perf_cgroup(struct cgroup_subsys_state *css)
 {
 	return css ? container_of(css, struct perf_cgroup, css) : NULL;

@@ -344,15 +344,15 @@ struct perf_event_context *
 perf_event_ctx_lock_nested(struct perf_event *event, int nesting)
 {
 	struct perf_event_context *ctx;
+	bool pinned;
 
 	for (;;) {
 		rcu_read_lock();
 		ctx = READ_ONCE(event->ctx);
-		if (!refcount_inc_not_zero(&ctx->refcount)) {
-			rcu_read_unlock();
-			continue;
-		}
+		pinned = refcount_inc_not_zero(&ctx->refcount);
 		rcu_read_unlock();
+		if (!pinned)
+			continue;	/* being freed: event->ctx is about to change */
 
 		mutex_lock_nested(&ctx->mutex, nesting);
 		if (READ_ONCE(event->ctx) == ctx)

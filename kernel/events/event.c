@@ -28,13 +28,6 @@
 #include "attr.h"
 #include "internal.h"
 
-/* TODO(internal.h): needed from output.c */
-/*
- * The overflow handler an event gets when its creator names none: writes
- * a sample forward or backward, as attr.write_backward says.
- */
-perf_overflow_handler_t perf_default_overflow_handler(struct perf_event *event);
-
 /*
  * attach_state bits private to this file: they remember which of the
  * optional references perf_event_alloc() took, so that perf_free_event()

@@ -137,6 +137,11 @@ int perf_init_event(struct perf_event *event);
 /* Undo perf_init_event(): the destroy callback and the module reference. */
 void perf_release_pmu(struct perf_event *event);
 
+/* CPUs that share one instance of a PMU of @scope with @cpu, or NULL. */
+const struct cpumask *perf_pmu_scope_span(unsigned int scope, int cpu);
+/* Call @fn for every PMU (registry mutex held); stops at nonzero. */
+int perf_pmu_for_each(int (*fn)(struct pmu *pmu, void *arg), void *arg);
+
 /* Called once from perf_event_init(): the software, tracepoint, ...
  * PMUs are registered by their own files, this sets up the registry. */
 void perf_pmu_registry_init(void);
@@ -400,6 +405,9 @@ extern int max_samples_per_tick;
  * swevent.c, tracepoint.c, cgroup.c, hw_breakpoint.c
  */
 void perf_swevent_init_cpu(unsigned int cpu);
+/* Count @nr for a software-style event and sample on overflow. */
+void perf_swevent_count(struct perf_event *event, u64 nr,
+			struct perf_sample_data *data, struct pt_regs *regs);
 void perf_swevent_pmus_init(void);
 void perf_tp_pmus_init(void);
 

@@ -45,56 +45,6 @@
 #include "layout.h"
 #include "freq.h"
 
-/* TODO(internal.h): provided by output.c for the other files */
-
-/* Recompute the sizes of a group's members after one joined or left. */
-void perf_event_update_group_sizes(struct perf_event *leader);
-/* The handler event.c installs when no in-kernel one is given. */
-perf_overflow_handler_t perf_default_overflow_handler(struct perf_event *event);
-/* Grow @header for, and fill @data with, the sample_id trailer. */
-void perf_event_header__init_id(struct perf_event_header *header,
-				struct perf_sample_data *data,
-				struct perf_event *event);
-/* Write the trailer that perf_event_header__init_id() prepared. */
-void perf_event__output_id_sample(struct perf_event *event,
-				  struct perf_output_handle *handle,
-				  struct perf_sample_data *sample);
-/* PERF_RECORD_ITRACE_START, for sched.c just before pmu::add. */
-void perf_log_itrace_start(struct perf_event *event);
-/* PERF_RECORD_CGROUP, for cgroup.c when a cgroup comes online. */
-void perf_event_cgroup(struct cgroup *cgrp);
-
-/* TODO(internal.h): needed from tracepoint.c */
-/*
- * Run event->prog (a BPF_PROG_TYPE_PERF_EVENT program) on this overflow.
- * Return: false when the program filtered the sample out.
- */
-bool perf_event_run_bpf(struct perf_event *event,
-			struct perf_sample_data *data, struct pt_regs *regs);
-
-/* TODO(internal.h): needed from ring_buffer.c */
-/*
- * Count one PERF_RECORD_SAMPLE written through @handle towards
- * attr.wakeup_events of its buffer; when that many have accumulated, the
- * perf_output_end() of @handle wakes the readers.
- */
-void perf_output_wakeup_events(struct perf_output_handle *handle);
-/*
- * PERF_SAMPLE_AUX: how many bytes (a multiple of 8, at most @size) of the
- * AUX area of @event->aux_event a sample can carry now; 0 when none.
- */
-unsigned long perf_aux_sample_size(struct perf_event *event,
-				   unsigned long size);
-/*
- * Copy the @size bytes promised by perf_aux_sample_size() into the record
- * being written through @handle, zero padded to @size.
- */
-void perf_aux_sample_output(struct perf_event *event,
-			    struct perf_output_handle *handle,
-			    unsigned long size);
-/* attr.aux_pause / aux_resume: pause or resume @aux_event's tracing. */
-void perf_event_aux_pause(struct perf_event *aux_event, bool pause);
-
 /* ======================================================================
  * Small helpers
  */

@@ -38,25 +38,6 @@
 
 #include "internal.h"
 
-/*
- * Provided here for other files of kernel/events.
- * TODO(internal.h): declare these two there.
- */
-
-/*
- * perf_pmu_scope_span() - the CPUs that share one instance of a PMU of
- * @scope with @cpu (for PERF_EV_CAP_READ_SCOPE reads and hotplug
- * migration); NULL for PERF_PMU_SCOPE_NONE or an unknown scope.
- */
-const struct cpumask *perf_pmu_scope_span(unsigned int scope, int cpu);
-
-/*
- * perf_pmu_for_each() - call @fn for every registered PMU, in list order,
- * with the registry mutex held (so @fn may sleep but must not register or
- * unregister PMUs).  Stops at, and returns, the first nonzero result.
- */
-int perf_pmu_for_each(int (*fn)(struct pmu *pmu, void *arg), void *arg);
-
 /* Default multiplexing period: one tick. */
 #define PERF_MUX_DEFAULT_MS	(1000 / HZ)
 

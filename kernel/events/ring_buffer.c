@@ -40,26 +40,6 @@
 #include "internal.h"
 #include "rb_math.h"
 
-/* TODO(internal.h): needed from output.c */
-void perf_event_header__init_id(struct perf_event_header *header,
-				struct perf_sample_data *data,
-				struct perf_event *event);
-void perf_event__output_id_sample(struct perf_event *event,
-				  struct perf_output_handle *handle,
-				  struct perf_sample_data *sample);
-
-/*
- * TODO(internal.h): provided here for output.c, which cannot reach into
- * struct perf_buffer: copying a user stack (stops at the first fault)
- * and copying through a perf_copy_f (raw records with custom copy).
- * Both return the bytes that were not copied.
- */
-unsigned long perf_output_copy_user(struct perf_output_handle *handle,
-				    const void __user *buf, unsigned long len);
-unsigned long perf_output_copy_custom(struct perf_output_handle *handle,
-				      perf_copy_f copy, const void *src,
-				      unsigned long len);
-
 /* kernel.perf_event_mlock_kb: what each user may lock without rlimit. */
 int sysctl_perf_event_mlock __read_mostly = 512 + (PAGE_SIZE / 1024);
 

@@ -34,13 +34,6 @@
 
 #include "internal.h"
 
-/*
- * TODO(internal.h): provided here for tracepoint.c (same owner), which
- * counts and samples its events exactly like software events.
- */
-void perf_swevent_count(struct perf_event *event, u64 nr,
-			struct perf_sample_data *data, struct pt_regs *regs);
-
 /* One static key per software event id: perf_sw_event() tests it. */
 struct static_key perf_swevent_enabled[PERF_COUNT_SW_MAX];
 EXPORT_SYMBOL_GPL(perf_swevent_enabled);

@@ -29,19 +29,6 @@
 
 #include "internal.h"
 
-/* TODO(internal.h): needed from swevent.c (same owner). */
-void perf_swevent_count(struct perf_event *event, u64 nr,
-			struct perf_sample_data *data, struct pt_regs *regs);
-
-/*
- * TODO(internal.h): provided here for output.c.  Runs @event's
- * BPF_PROG_TYPE_PERF_EVENT program, if any, on an overflow; false means
- * the program rejected the sample (or could not run) and nothing must be
- * output for it.
- */
-bool perf_event_run_bpf(struct perf_event *event,
-			struct perf_sample_data *data, struct pt_regs *regs);
-
 #ifdef CONFIG_EVENT_TRACING
 
 /* ======================================================================
@@ -392,7 +379,7 @@ EXPORT_SYMBOL_GPL(perf_tp_event);
 /**
  * perf_trace_run_bpf_submit() - run a trace event's BPF programs, then
  *	hand the record to perf
- * @raw_data: the trace record; its first word is overwritten with @regs
+ * @record: the trace record; its first word is overwritten with @regs
  *	for the programs
  * @size: record size
  * @rctx: recursion level, released whatever happens
@@ -405,20 +392,21 @@ EXPORT_SYMBOL_GPL(perf_tp_event);
  * Used by the generated perf handlers of TRACE_EVENT()s.  A program that
  * returns 0 filters the record out for perf as well.
  */
-void perf_trace_run_bpf_submit(void *raw_data, int size, int rctx,
-			       struct trace_event_call *call, u64 count,
-			       struct pt_regs *regs, struct hlist_head *head,
-			       struct task_struct *task)
+void perf_trace_run_bpf_submit(void *record, int size, int rctx,
+			       struct trace_event_call *call,
+			       u64 count, struct pt_regs *regs,
+			       struct hlist_head *head, struct task_struct *task)
 {
+	bool has_progs = bpf_prog_array_valid(call);
 	bool deliver = true;
 
-	if (bpf_prog_array_valid(call)) {
-		*(struct pt_regs **)raw_data = regs;
-		deliver = trace_call_bpf(call, raw_data) && !hlist_empty(head);
+	if (has_progs) {
+		*(struct pt_regs **)record = regs;
+		deliver = trace_call_bpf(call, record) && !hlist_empty(head);
 	}
 
 	if (deliver)
-		perf_tp_event(call->event.type, count, raw_data, size, regs,
+		perf_tp_event(call->event.type, count, record, size, regs,
 			      head, rctx, task);
 	else
 		perf_swevent_put_recursion_context(rctx);
