@@ -20,8 +20,8 @@
 #ifndef _LINUX_PERF_EVENT_H
 #define _LINUX_PERF_EVENT_H
 
-#include <uapi/linux/perf_event.h>
 #include <uapi/linux/bpf_perf_event.h>
+#include <uapi/linux/perf_event.h>
 
 #ifdef CONFIG_PERF_EVENTS
 # include <asm/perf_event.h>
@@ -72,13 +72,13 @@ struct perf_sample_data;
 /* ---------------------------------------------------------------------
  * Virtualisation: what a hypervisor tells the PMU code about its guest.
  */
-#define PERF_GUEST_ACTIVE	0x01
-#define PERF_GUEST_USER		0x02
+#define PERF_GUEST_ACTIVE	0x01	/* a guest is running on this CPU */
+#define PERF_GUEST_USER		0x02	/* the guest is in user mode */
 
 struct perf_guest_info_callbacks {
-	unsigned int	(*state)(void);
-	unsigned long	(*get_ip)(void);
-	unsigned int	(*handle_intel_pt_intr)(void);
+	unsigned int	(*state)(void);			/* PERF_GUEST_* bits */
+	unsigned long	(*get_ip)(void);		/* the guest's ip */
+	unsigned int	(*handle_intel_pt_intr)(void);	/* hand a PT PMI to the guest */
 };
 
 /* ---------------------------------------------------------------------
@@ -96,13 +96,14 @@ struct perf_callchain_entry {
  * stored, and how many PERF_CONTEXT_* markers were used.
  */
 struct perf_callchain_entry_ctx {
-	struct perf_callchain_entry	*entry;
+	struct perf_callchain_entry	*entry;		/* the chain being filled */
 	u32				max_stack;
 	u32				nr;
 	short				contexts;
 	bool				contexts_maxed;
 };
 
+/* A fragment's copy routine, used in place of memcpy() when it is set. */
 typedef unsigned long (*perf_copy_f)(void *dst, const void *src,
 				     unsigned long off, unsigned long len);
 
@@ -113,8 +114,8 @@ typedef unsigned long (*perf_copy_f)(void *dst, const void *src,
  */
 struct perf_raw_frag {
 	union {
-		struct perf_raw_frag	*next;
-		unsigned long		pad;
+		struct perf_raw_frag	*next;	/* the following fragment, */
+		unsigned long		pad;	/* or the padding, in the last one */
 	};
 	perf_copy_f	copy;
 	void		*data;
@@ -122,10 +123,11 @@ struct perf_raw_frag {
 } __packed;
 
 struct perf_raw_record {
-	struct perf_raw_frag	frag;
-	u32			size;
+	struct perf_raw_frag	frag;	/* the first fragment */
+	u32			size;	/* set by perf_sample_save_raw_data() */
 };
 
+/* The last fragment's @pad holds padding, not a pointer (see above). */
 static __always_inline bool perf_raw_frag_last(const struct perf_raw_frag *frag)
 {
 	return frag->pad < sizeof(u64);
@@ -186,14 +188,14 @@ struct hw_perf_event {
 		struct {
 			u64		config;
 			u64		last_tag;
-			unsigned long	config_base;
-			unsigned long	event_base;
+			unsigned long	config_base;	/* control register address */
+			unsigned long	event_base;	/* counter register address */
 			int		event_base_rdpmc;
 			int		idx;
 			int		last_cpu;
 			int		flags;
-			struct hw_perf_event_extra	extra_reg;
-			struct hw_perf_event_extra	branch_reg;
+			struct hw_perf_event_extra	extra_reg;	/* e.g. offcore */
+			struct hw_perf_event_extra	branch_reg;	/* LBR select */
 		};
 		/* instruction-trace PMUs with an AUX area */
 		struct {
@@ -283,12 +285,12 @@ struct hw_perf_event {
 
 /* What a PMU with a cpumask counts for: pmu::scope. */
 enum perf_pmu_scope {
-	PERF_PMU_SCOPE_NONE	= 0,
-	PERF_PMU_SCOPE_CORE,
+	PERF_PMU_SCOPE_NONE	= 0,	/* no cpumask from the core */
+	PERF_PMU_SCOPE_CORE,		/* one core's SMT threads */
 	PERF_PMU_SCOPE_DIE,
 	PERF_PMU_SCOPE_CLUSTER,
 	PERF_PMU_SCOPE_PKG,
-	PERF_PMU_SCOPE_SYS_WIDE,
+	PERF_PMU_SCOPE_SYS_WIDE,	/* every CPU in the system */
 	PERF_PMU_MAX_SCOPE,
 };
 
@@ -326,6 +328,8 @@ enum perf_pmu_scope {
 struct pmu {
 	struct list_head		entry;
 	struct module			*module;
+
+	/* sysfs: the device, its parent and its attribute groups */
 	struct device			*dev;
 	struct device			*parent;
 	const struct attribute_group	**attr_groups;
@@ -413,9 +417,9 @@ struct pmu {
  * Address filters (instruction trace).
  */
 enum perf_addr_filter_action_t {
-	PERF_ADDR_FILTER_ACTION_STOP = 0,
-	PERF_ADDR_FILTER_ACTION_START,
-	PERF_ADDR_FILTER_ACTION_FILTER,
+	PERF_ADDR_FILTER_ACTION_STOP = 0,	/* stop tracing on entering the range */
+	PERF_ADDR_FILTER_ACTION_START,		/* start tracing on entering it */
+	PERF_ADDR_FILTER_ACTION_FILTER,		/* trace only inside it */
 };
 
 /* One parsed filter: a kernel range when @path is empty, else a file's. */
@@ -447,18 +451,16 @@ struct perf_addr_filter_range {
 #define PERFCORE_CORE_TYPES	1
 
 /*
- * The life of an event.  Negative states are not schedulable:
- * DEAD (freed soon), EXIT (its task exited), ERROR (a pinned group that
- * could not go on; read() returns 0 bytes) and OFF (disabled).  INACTIVE
- * events are enabled and waiting for a counter, ACTIVE ones hold one.
+ * The life of an event.  Negative states are not schedulable; read() of
+ * an event in ERROR returns 0 bytes.
  */
 enum perf_event_state {
-	PERF_EVENT_STATE_DEAD		= -4,
-	PERF_EVENT_STATE_EXIT		= -3,
-	PERF_EVENT_STATE_ERROR		= -2,
-	PERF_EVENT_STATE_OFF		= -1,
-	PERF_EVENT_STATE_INACTIVE	=  0,
-	PERF_EVENT_STATE_ACTIVE		=  1,
+	PERF_EVENT_STATE_DEAD		= -4,	/* to be freed soon */
+	PERF_EVENT_STATE_EXIT		= -3,	/* its task exited */
+	PERF_EVENT_STATE_ERROR		= -2,	/* a pinned group that could not go on */
+	PERF_EVENT_STATE_OFF		= -1,	/* disabled */
+	PERF_EVENT_STATE_INACTIVE	=  0,	/* enabled, waiting for a counter */
+	PERF_EVENT_STATE_ACTIVE		=  1,	/* on a counter */
 };
 
 typedef void (*perf_overflow_handler_t)(struct perf_event *,
@@ -476,20 +478,20 @@ typedef void (*perf_overflow_handler_t)(struct perf_event *,
 #define SWEVENT_HLIST_SIZE		(1 << SWEVENT_HLIST_BITS)
 
 struct swevent_hlist {
-	struct hlist_head	heads[SWEVENT_HLIST_SIZE];
-	struct rcu_head		rcu_head;
+	struct hlist_head	heads[SWEVENT_HLIST_SIZE];	/* one chain per bucket */
+	struct rcu_head		rcu_head;			/* deferred free */
 };
 
 /* event->attach_state: what the event is attached to. */
-#define PERF_ATTACH_CONTEXT	0x0001
-#define PERF_ATTACH_GROUP	0x0002
-#define PERF_ATTACH_TASK	0x0004
-#define PERF_ATTACH_TASK_DATA	0x0008
-#define PERF_ATTACH_ITRACE	0x0010
-#define PERF_ATTACH_SCHED_CB	0x0020
-#define PERF_ATTACH_CHILD	0x0040
-#define PERF_ATTACH_EXCLUSIVE	0x0080
-#define PERF_ATTACH_CALLCHAIN	0x0100
+#define PERF_ATTACH_CONTEXT	0x0001	/* on its context's event list */
+#define PERF_ATTACH_GROUP	0x0002	/* linked into its group */
+#define PERF_ATTACH_TASK	0x0004	/* a per-task event */
+#define PERF_ATTACH_TASK_DATA	0x0008	/* uses the PMU's per-task data */
+#define PERF_ATTACH_ITRACE	0x0010	/* an instruction-trace event */
+#define PERF_ATTACH_SCHED_CB	0x0020	/* uses pmu::sched_task */
+#define PERF_ATTACH_CHILD	0x0040	/* inherited from a parent event */
+#define PERF_ATTACH_EXCLUSIVE	0x0080	/* holds an exclusive PMU */
+#define PERF_ATTACH_CALLCHAIN	0x0100	/* holds the callchain buffers */
 
 /* A list of events with its lock, for side-band and AUX users. */
 struct pmu_event_list {
@@ -557,11 +559,10 @@ struct perf_times {
 #ifdef CONFIG_PROVE_LOCKING
 /* Group lists may be walked with the context mutex held or IRQs off. */
 #define lockdep_assert_event_ctx(event)					\
-	WARN_ON_ONCE(__lockdep_enabled &&				\
-		     (this_cpu_read(hardirqs_enabled) &&		\
-		      lockdep_is_held(&(event)->ctx->mutex) != LOCK_STATE_HELD))
+	WARN_ON_ONCE(__lockdep_enabled && this_cpu_read(hardirqs_enabled) &&	\
+		     lockdep_is_held(&(event)->ctx->mutex) != LOCK_STATE_HELD)
 #else
-#define lockdep_assert_event_ctx(event)
+#define lockdep_assert_event_ctx(event)		/* nothing to check */
 #endif
 
 /**
@@ -636,19 +637,19 @@ struct perf_event {
 	int				cpu;
 
 	/* --- the fd's owner, for prctl --- */
-	struct list_head		owner_entry;
-	struct task_struct		*owner;
+	struct list_head		owner_entry;	/* owner->perf_event_list */
+	struct task_struct		*owner;		/* the task that opened it */
 
 	/* --- output --- */
-	struct mutex			mmap_mutex;
+	struct mutex			mmap_mutex;	/* guards @rb, @mmap_count */
 	atomic_t			mmap_count;
-	struct perf_buffer		*rb;
-	struct list_head		rb_entry;
-	unsigned long			rcu_batches;
+	struct perf_buffer		*rb;		/* the ring buffer, if any */
+	struct list_head		rb_entry;	/* in rb->event_list */
+	unsigned long			rcu_batches;	/* RCU state cookie */
 	int				rcu_pending;
 
-	wait_queue_head_t		waitq;
-	struct fasync_struct		*fasync;
+	wait_queue_head_t		waitq;		/* poll() and read() waiters */
+	struct fasync_struct		*fasync;	/* SIGIO on wakeup */
 
 	/* --- work deferred from NMI context --- */
 	unsigned int			pending_wakeup;
@@ -656,38 +657,40 @@ struct perf_event {
 	unsigned int			pending_disable;
 	unsigned int			pending_sigtrap;
 	unsigned long			pending_addr;
-	struct irq_work			pending_irq;
+	struct irq_work			pending_irq;	/* runs the pending wakeup */
 	struct irq_work			pending_disable_irq;
-	struct callback_head		pending_task;
+	struct callback_head		pending_task;	/* sends the sigtrap */
 	unsigned int			pending_work;
 
-	atomic_t			event_limit;
+	atomic_t			event_limit;	/* overflows left (IOC_REFRESH) */
 
 	/* --- address filters (instruction trace) --- */
 	struct perf_addr_filters_head	addr_filters;
 	struct perf_addr_filter_range	*addr_filter_ranges;
 	unsigned long			addr_filters_gen;
 
-	struct perf_event		*aux_event;
+	struct perf_event		*aux_event;	/* the group's AUX-area event */
 
 	void (*destroy)(struct perf_event *event);
-	struct rcu_head			rcu_head;
+	struct rcu_head			rcu_head;	/* deferred free */
 
-	struct pid_namespace		*ns;
+	struct pid_namespace		*ns;		/* pids are reported in it */
 	u64				id;
-	atomic64_t			lost_samples;
+	atomic64_t			lost_samples;	/* PERF_FORMAT_LOST */
 
-	u64				(*clock)(void);
+	u64				(*clock)(void);	/* timestamp source */
+
+	/* --- what runs on overflow --- */
 	perf_overflow_handler_t		overflow_handler;
 	void				*overflow_handler_context;
-	struct bpf_prog			*prog;
+	struct bpf_prog			*prog;		/* BPF program, if attached */
 	u64				bpf_cookie;
 
 #ifdef CONFIG_EVENT_TRACING
-	struct trace_event_call		*tp_event;
-	struct event_filter		*filter;
+	struct trace_event_call		*tp_event;	/* the tracepoint */
+	struct event_filter		*filter;	/* its filter, if set */
 #ifdef CONFIG_FUNCTION_TRACER
-	struct ftrace_ops		ftrace_ops;
+	struct ftrace_ops		ftrace_ops;	/* for the function event */
 #endif
 #endif
 
@@ -801,13 +804,14 @@ struct perf_cpu_pmu_context {
 	struct perf_event_pmu_context	*task_epc;
 	int				active_oncpu;
 	int				exclusive;
-	int				sched_cb_usage;
-	struct list_head		sched_cb_entry;
 
 	raw_spinlock_t			mux_lock;
 	struct hrtimer			mux_timer;
 	ktime_t				mux_interval;
 	bool				mux_active;
+
+	int				sched_cb_usage;
+	struct list_head		sched_cb_entry;
 };
 
 /*
@@ -816,10 +820,10 @@ struct perf_cpu_pmu_context {
  */
 struct perf_cpu_context {
 	struct perf_event_context	ctx;
-	struct perf_event_context	*task_ctx;
+	struct perf_event_context	*task_ctx;	/* scheduled in here, or NULL */
 	int				online;
 #ifdef CONFIG_CGROUP_PERF
-	struct perf_cgroup		*cgrp;
+	struct perf_cgroup		*cgrp;		/* the cgroup now scheduled in */
 #endif
 	int				heap_size;
 	struct perf_event		**heap;
@@ -849,9 +853,9 @@ struct perf_output_handle {
 
 /* What a BPF program attached to an event sees as its context. */
 struct bpf_perf_event_data_kern {
-	bpf_user_pt_regs_t	*regs;
-	struct perf_sample_data	*data;
-	struct perf_event	*event;
+	bpf_user_pt_regs_t	*regs;	/* the registers at the overflow */
+	struct perf_sample_data	*data;	/* the sample being taken */
+	struct perf_event	*event;	/* the event that overflowed */
 };
 
 #ifdef CONFIG_CGROUP_PERF
@@ -912,16 +916,16 @@ struct perf_sample_data {
 	}				cpu_entry;
 
 	u64				ip;
-	struct perf_callchain_entry	*callchain;
-	struct perf_raw_record		*raw;
-	struct perf_branch_stack	*br_stack;
+	struct perf_callchain_entry	*callchain;	/* PERF_SAMPLE_CALLCHAIN */
+	struct perf_raw_record		*raw;		/* PERF_SAMPLE_RAW */
+	struct perf_branch_stack	*br_stack;	/* PERF_SAMPLE_BRANCH_STACK */
 	u64				*br_stack_cntr;
-	union perf_sample_weight	weight;
-	union perf_mem_data_src		data_src;
+	union perf_sample_weight	weight;		/* PERF_SAMPLE_WEIGHT* */
+	union perf_mem_data_src		data_src;	/* PERF_SAMPLE_DATA_SRC */
 	u64				txn;
 
-	struct perf_regs		regs_user;
-	struct perf_regs		regs_intr;
+	struct perf_regs		regs_user;	/* PERF_SAMPLE_REGS_USER */
+	struct perf_regs		regs_intr;	/* PERF_SAMPLE_REGS_INTR */
 	u64				stack_user_size;
 
 	u64				stream_id;
@@ -934,28 +938,28 @@ struct perf_sample_data {
 } ____cacheline_aligned;
 
 /* data_src for "not available". */
-#define PERF_MEM_NA (PERF_MEM_S(OP, NA)   |\
-		    PERF_MEM_S(LVL, NA)   |\
-		    PERF_MEM_S(SNOOP, NA) |\
-		    PERF_MEM_S(LOCK, NA)  |\
-		    PERF_MEM_S(TLB, NA)   |\
-		    PERF_MEM_S(LVLNUM, NA))
+#define PERF_MEM_NA (PERF_MEM_S(OP, NA) | PERF_MEM_S(LVL, NA) |		\
+		     PERF_MEM_S(SNOOP, NA) | PERF_MEM_S(LOCK, NA) |	\
+		     PERF_MEM_S(TLB, NA) | PERF_MEM_S(LVLNUM, NA))
 
-static inline void perf_sample_data_init(struct perf_sample_data *data,
-					 u64 addr, u64 period)
+/* Start a sample with @period and, when nonzero, the data address @addr. */
+static inline void
+perf_sample_data_init(struct perf_sample_data *data, u64 addr, u64 period)
 {
 	data->sample_flags = PERF_SAMPLE_PERIOD;
 	data->period = period;
 	data->dyn_size = 0;
+
 	if (addr) {
 		data->addr = addr;
 		data->sample_flags |= PERF_SAMPLE_ADDR;
 	}
 }
 
-static inline void perf_sample_save_callchain(struct perf_sample_data *data,
-					      struct perf_event *event,
-					      struct pt_regs *regs)
+/* Take the call chain at @regs: the nr word plus one u64 per entry. */
+static inline void
+perf_sample_save_callchain(struct perf_sample_data *data, struct perf_event *event,
+			   struct pt_regs *regs)
 {
 	int size = sizeof(u64);
 
@@ -970,9 +974,9 @@ static inline void perf_sample_save_callchain(struct perf_sample_data *data,
  * fragments' total so that the u32 size word and the data end on a u64
  * boundary, and account for it in the sample's dynamic size.
  */
-static inline void perf_sample_save_raw_data(struct perf_sample_data *data,
-					     struct perf_event *event,
-					     struct perf_raw_record *raw)
+static inline void
+perf_sample_save_raw_data(struct perf_sample_data *data, struct perf_event *event,
+			  struct perf_raw_record *raw)
 {
 	struct perf_raw_frag *frag = &raw->frag;
 	u32 sum = 0;
@@ -980,36 +984,44 @@ static inline void perf_sample_save_raw_data(struct perf_sample_data *data,
 
 	if (!(event->attr.sample_type & PERF_SAMPLE_RAW))
 		return;
+	/* A sample carries one raw record; a second one is a driver bug. */
 	if (WARN_ON_ONCE(data->sample_flags & PERF_SAMPLE_RAW))
 		return;
 
+	/* Sum the fragments, stopping at the last one. */
 	for (;;) {
 		sum += frag->size;
 		if (perf_raw_frag_last(frag))
 			break;
 		frag = frag->next;
 	}
+
+	/* The record is the size word and the data, padded to a u64 boundary. */
 	size = round_up(sum + sizeof(u32), sizeof(u64));
 	raw->size = size - sizeof(u32);
-	frag->pad = raw->size - sum;
+	frag->pad = raw->size - sum;	/* the last fragment carries the padding */
 
 	data->raw = raw;
 	data->dyn_size += size;
 	data->sample_flags |= PERF_SAMPLE_RAW;
 }
 
+/* Does the event sample the branch stack (PERF_SAMPLE_BRANCH_STACK)? */
 static inline bool has_branch_stack(struct perf_event *event)
 {
 	return event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK;
 }
 
-static inline void perf_sample_save_brstack(struct perf_sample_data *data,
-					    struct perf_event *event,
-					    struct perf_branch_stack *brs,
-					    u64 *brs_cntr)
+/*
+ * Attach a branch stack, and the per-branch counters when the event asks
+ * for them, and account for their size.
+ */
+static inline void
+perf_sample_save_brstack(struct perf_sample_data *data, struct perf_event *event,
+			 struct perf_branch_stack *brs, u64 *brs_cntr)
 {
 	u64 nr = brs->nr;
-	int size = sizeof(u64);	/* nr */
+	int size = sizeof(u64);	/* the nr word */
 
 	if (event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
 		size += sizeof(u64);
@@ -1023,8 +1035,9 @@ static inline void perf_sample_save_brstack(struct perf_sample_data *data,
 	data->sample_flags |= PERF_SAMPLE_BRANCH_STACK;
 }
 
-static inline u32 perf_sample_data_size(struct perf_sample_data *data,
-					struct perf_event *event)
+/* The size of the sample record: the fixed header part plus what was added. */
+static inline u32
+perf_sample_data_size(struct perf_sample_data *data, struct perf_event *event)
 {
 	return event->header_size + data->dyn_size;
 }
@@ -1144,15 +1157,16 @@ unsigned int perf_output_skip(struct perf_output_handle *handle,
 			      unsigned int len);
 #define perf_output_put(handle, x) perf_output_copy((handle), &(x), sizeof(x))
 
+/* For PMUs without PERF_PMU_CAP_NO_EXCLUDE: does the event exclude anything? */
 static inline bool event_has_any_exclude_flag(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
 
-	return attr->exclude_idle || attr->exclude_user ||
-	       attr->exclude_kernel || attr->exclude_hv ||
-	       attr->exclude_guest || attr->exclude_host;
+	return attr->exclude_idle || attr->exclude_user || attr->exclude_kernel ||
+	       attr->exclude_hv || attr->exclude_guest || attr->exclude_host;
 }
 
+/* A sampling event has a period (or a frequency, in the same union). */
 static inline bool is_sampling_event(struct perf_event *event)
 {
 	return event->attr.sample_period != 0;
@@ -1170,32 +1184,38 @@ static inline int in_software_context(struct perf_event *event)
 	return event->pmu_ctx->pmu->task_ctx_nr == perf_sw_context;
 }
 
+/* Does the PMU take only one event at a time (PERF_PMU_CAP_EXCLUSIVE)? */
 static inline int is_exclusive_pmu(struct pmu *pmu)
 {
 	return pmu->capabilities & PERF_PMU_CAP_EXCLUSIVE;
 }
 
+/* Does the event need branch records, sampled or not? */
 static inline bool needs_branch_stack(struct perf_event *event)
 {
 	return event->attr.branch_sample_type != 0;
 }
 
+/* Does the event's PMU write an AUX area? */
 static inline bool has_aux(struct perf_event *event)
 {
 	return event->pmu->setup_aux;
 }
 
+/* Does the event act on its group's AUX event (sample, pause, resume)? */
 static inline bool has_aux_action(struct perf_event *event)
 {
 	return event->attr.aux_sample_size || event->attr.aux_pause ||
 	       event->attr.aux_resume;
 }
 
+/* Does the event fill its ring buffer from the end (attr.write_backward)? */
 static inline bool is_write_backward(struct perf_event *event)
 {
 	return !!event->attr.write_backward;
 }
 
+/* Does the event's PMU support address filters? */
 static inline bool has_addr_filter(struct perf_event *event)
 {
 	return event->pmu->nr_addr_filters;
@@ -1319,8 +1339,9 @@ static inline void perf_fetch_caller_regs(struct pt_regs *regs)
 	perf_arch_fetch_caller_regs(regs, CALLER_ADDR0);
 }
 
-static __always_inline void
-perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
+/* Count a software event; costs one patched-out branch while none exists. */
+static __always_inline void perf_sw_event(u32 event_id, u64 nr,
+					  struct pt_regs *regs, u64 addr)
 {
 	if (static_key_false(&perf_swevent_enabled[event_id]))
 		__perf_sw_event(event_id, nr, regs, addr);
@@ -1334,7 +1355,8 @@ DECLARE_PER_CPU(struct pt_regs, __perf_regs[4]);
  * scheduler runs them with preemption off and no other software event
  * schedules), so they use the task-level register set directly.
  */
-static __always_inline void __perf_sw_event_sched(u32 event_id, u64 nr, u64 addr)
+static __always_inline void
+__perf_sw_event_sched(u32 event_id, u64 nr, u64 addr)
 {
 	struct pt_regs *regs = this_cpu_ptr(&__perf_regs[0]);
 
@@ -1342,6 +1364,7 @@ static __always_inline void __perf_sw_event_sched(u32 event_id, u64 nr, u64 addr
 	___perf_sw_event(event_id, nr, regs, addr);
 }
 
+/* Does any event of software event type @swevt exist? */
 static __always_inline bool __perf_sw_enabled(int swevt)
 {
 	return static_key_false(&perf_swevent_enabled[swevt]);
@@ -1355,14 +1378,16 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 				 struct task_struct *next);
 void perf_event_task_tick(void);
 
+/* Called when @task moves to another CPU; counted when it next runs. */
 static inline void perf_event_task_migrate(struct task_struct *task)
 {
 	if (__perf_sw_enabled(PERF_COUNT_SW_CPU_MIGRATIONS))
 		task->sched_migrated = 1;
 }
 
-static inline void perf_event_task_sched_in(struct task_struct *prev,
-					    struct task_struct *task)
+/* @task is about to run on this CPU in place of @prev. */
+static inline void
+perf_event_task_sched_in(struct task_struct *prev, struct task_struct *task)
 {
 	bool migrated;
 
@@ -1377,8 +1402,9 @@ static inline void perf_event_task_sched_in(struct task_struct *prev,
 	}
 }
 
-static inline void perf_event_task_sched_out(struct task_struct *prev,
-					     struct task_struct *next)
+/* @prev is about to stop running on this CPU; @next takes its place. */
+static inline void
+perf_event_task_sched_out(struct task_struct *prev, struct task_struct *next)
 {
 	if (__perf_sw_enabled(PERF_COUNT_SW_CONTEXT_SWITCHES))
 		__perf_sw_event_sched(PERF_COUNT_SW_CONTEXT_SWITCHES, 1, 0);
@@ -1411,21 +1437,25 @@ void perf_event_text_poke(const void *addr, const void *old_bytes,
 #ifdef CONFIG_GUEST_PERF_EVENTS
 extern struct perf_guest_info_callbacks __rcu *perf_guest_cbs;
 
-DECLARE_STATIC_CALL(__perf_guest_state, *perf_guest_cbs->state);
-DECLARE_STATIC_CALL(__perf_guest_get_ip, *perf_guest_cbs->get_ip);
+/* Static calls to the registered callbacks, for the interrupt paths. */
 DECLARE_STATIC_CALL(__perf_guest_handle_intel_pt_intr,
 		    *perf_guest_cbs->handle_intel_pt_intr);
+DECLARE_STATIC_CALL(__perf_guest_state, *perf_guest_cbs->state);
+DECLARE_STATIC_CALL(__perf_guest_get_ip, *perf_guest_cbs->get_ip);
 
+/* PERF_GUEST_* bits for the guest running on this CPU; 0 for none. */
 static inline unsigned int perf_guest_state(void)
 {
 	return static_call(__perf_guest_state)();
 }
 
+/* The guest's instruction pointer, for a sample taken while it runs. */
 static inline unsigned long perf_guest_get_ip(void)
 {
 	return static_call(__perf_guest_get_ip)();
 }
 
+/* Offer an Intel PT PMI to the guest; nonzero when it was the guest's. */
 static inline unsigned int perf_guest_handle_intel_pt_intr(void)
 {
 	return static_call(__perf_guest_handle_intel_pt_intr)();
@@ -1434,16 +1464,16 @@ static inline unsigned int perf_guest_handle_intel_pt_intr(void)
 void perf_register_guest_info_callbacks(struct perf_guest_info_callbacks *cbs);
 void perf_unregister_guest_info_callbacks(struct perf_guest_info_callbacks *cbs);
 #else
-static inline unsigned int perf_guest_state(void) { return 0; }
 static inline unsigned long perf_guest_get_ip(void) { return 0; }
+static inline unsigned int perf_guest_state(void) { return 0; }
 static inline unsigned int perf_guest_handle_intel_pt_intr(void) { return 0; }
 #endif /* CONFIG_GUEST_PERF_EVENTS */
 
 /* Sysctls and policy. */
-extern int sysctl_perf_event_paranoid;
-extern int sysctl_perf_event_mlock;
-extern int sysctl_perf_event_sample_rate;
-extern int sysctl_perf_cpu_time_max_percent;
+extern int sysctl_perf_event_paranoid;		/* kernel.perf_event_paranoid */
+extern int sysctl_perf_event_mlock;		/* kernel.perf_event_mlock_kb */
+extern int sysctl_perf_event_sample_rate;	/* kernel.perf_event_max_sample_rate */
+extern int sysctl_perf_cpu_time_max_percent;	/* kernel.perf_cpu_time_max_percent */
 
 int perf_event_max_sample_rate_handler(const struct ctl_table *table,
 				       int write, void *buffer, size_t *lenp,
@@ -1466,6 +1496,7 @@ static inline bool perf_paranoid_any(void)
 	return sysctl_perf_event_paranoid > 2;
 }
 
+/* Any setting above -1 reserves something for privileged users. */
 static inline int perf_is_paranoid(void)
 {
 	return sysctl_perf_event_paranoid > -1;
@@ -1473,6 +1504,7 @@ static inline int perf_is_paranoid(void)
 
 int perf_allow_kernel(void);
 
+/* May the caller open CPU-wide events?  0 or a negative error. */
 static inline int perf_allow_cpu(void)
 {
 	bool restricted = sysctl_perf_event_paranoid > 0;
@@ -1482,6 +1514,7 @@ static inline int perf_allow_cpu(void)
 	return security_perf_event_open(PERF_SECURITY_CPU);
 }
 
+/* May the caller open tracepoint events?  0 or a negative error. */
 static inline int perf_allow_tracepoint(void)
 {
 	bool restricted = perf_is_paranoid();
@@ -1498,101 +1531,111 @@ void perf_tp_event(u16 event_type, u64 count, void *record, int entry_size,
 void perf_bp_event(struct perf_event *event, void *data);
 
 #ifndef perf_misc_flags
+/* The generic sample ip and record misc flags: user or kernel, by the regs. */
+# define perf_instruction_pointer(regs)	instruction_pointer(regs)
 # define perf_misc_flags(regs)					\
 		(user_mode(regs) ? PERF_RECORD_MISC_USER : PERF_RECORD_MISC_KERNEL)
-# define perf_instruction_pointer(regs)	instruction_pointer(regs)
 #endif
 #ifndef perf_arch_bpf_user_pt_regs
+/* What a BPF program sees as its regs: the pt_regs themselves by default. */
 # define perf_arch_bpf_user_pt_regs(regs) regs
 #endif
 
 #else /* !CONFIG_PERF_EVENTS */
 
+/* Without perf events the hooks do nothing and the lookups fail. */
 static inline void *
-perf_aux_output_begin(struct perf_output_handle *handle,
-		      struct perf_event *event)		{ return NULL; }
+perf_aux_output_begin(struct perf_output_handle *h, struct perf_event *ev)
+{
+	return NULL;
+}
 static inline void
-perf_aux_output_end(struct perf_output_handle *handle, unsigned long size) { }
+perf_aux_output_end(struct perf_output_handle *h, unsigned long len)	{ }
 static inline int
-perf_aux_output_skip(struct perf_output_handle *handle,
-		     unsigned long size)		{ return -EINVAL; }
-static inline void *
-perf_get_aux(struct perf_output_handle *handle)	{ return NULL; }
+perf_aux_output_skip(struct perf_output_handle *h, unsigned long len)
+{
+	return -EINVAL;
+}
+static inline void *perf_get_aux(struct perf_output_handle *h)	{ return NULL; }
+
+/* Scheduler and fork/exit hooks. */
+static inline void perf_event_task_migrate(struct task_struct *t)	{ }
 static inline void
-perf_event_task_migrate(struct task_struct *task)	{ }
+perf_event_task_sched_in(struct task_struct *p, struct task_struct *t)	{ }
 static inline void
-perf_event_task_sched_in(struct task_struct *prev,
-			 struct task_struct *task)	{ }
-static inline void
-perf_event_task_sched_out(struct task_struct *prev,
-			  struct task_struct *next)	{ }
-static inline int perf_event_init_task(struct task_struct *child,
-				       u64 clone_flags)	{ return 0; }
-static inline void perf_event_exit_task(struct task_struct *child) { }
-static inline void perf_event_free_task(struct task_struct *task) { }
-static inline void perf_event_delayed_put(struct task_struct *task) { }
+perf_event_task_sched_out(struct task_struct *p, struct task_struct *n)	{ }
+static inline void perf_event_task_tick(void)			{ }
+static inline int
+perf_event_init_task(struct task_struct *t, u64 flags)		{ return 0; }
+static inline void perf_event_exit_task(struct task_struct *t)	{ }
+static inline void perf_event_free_task(struct task_struct *t)	{ }
+static inline void perf_event_delayed_put(struct task_struct *t) { }
+
+/* Lookups and reads from other subsystems. */
 static inline struct file *perf_event_get(unsigned int fd)
 {
 	return ERR_PTR(-EINVAL);
 }
-static inline const struct perf_event *perf_get_event(struct file *file)
+static inline const struct perf_event *perf_get_event(struct file *f)
 {
 	return ERR_PTR(-EINVAL);
 }
 static inline const struct perf_event_attr *
-perf_event_attrs(struct perf_event *event)
+perf_event_attrs(struct perf_event *ev)
 {
 	return ERR_PTR(-EINVAL);
 }
-static inline int perf_event_read_local(struct perf_event *event, u64 *value,
-					u64 *enabled, u64 *running)
+static inline int perf_event_read_local(struct perf_event *ev, u64 *val,
+					u64 *ena, u64 *run)
 {
 	return -EINVAL;
 }
+
+/* Control. */
 static inline void perf_event_print_debug(void)		{ }
 static inline int perf_event_task_disable(void)		{ return -EINVAL; }
 static inline int perf_event_task_enable(void)		{ return -EINVAL; }
-static inline int perf_event_refresh(struct perf_event *event, int refresh)
+static inline int perf_event_refresh(struct perf_event *ev, int n)
 {
 	return -EINVAL;
 }
-static inline void
-perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr) { }
-static inline void
-perf_bp_event(struct perf_event *event, void *data)	{ }
-static inline void perf_event_mmap(struct vm_area_struct *vma) { }
-static inline void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len,
-				      bool unregister, const char *sym) { }
-static inline void perf_event_bpf_event(struct bpf_prog *prog,
-					enum perf_bpf_event_type type,
-					u16 flags) { }
-static inline void perf_event_exec(void)			{ }
-static inline void perf_event_comm(struct task_struct *tsk, bool exec) { }
-static inline void perf_event_namespaces(struct task_struct *tsk) { }
-static inline void perf_event_fork(struct task_struct *tsk)	{ }
-static inline void perf_event_text_poke(const void *addr,
-					const void *old_bytes, size_t old_len,
-					const void *new_bytes,
-					size_t new_len) { }
-static inline void perf_event_init(void)			{ }
-static inline int perf_swevent_get_recursion_context(void)	{ return -1; }
-static inline void perf_swevent_put_recursion_context(int rctx) { }
-static inline u64 perf_swevent_set_period(struct perf_event *event) { return 0; }
-static inline void perf_event_enable(struct perf_event *event)	{ }
-static inline void perf_event_disable(struct perf_event *event) { }
-static inline int __perf_event_disable(void *info)		{ return -1; }
-static inline void perf_event_task_tick(void)			{ }
-static inline int perf_event_release_kernel(struct perf_event *event) { return 0; }
-static inline int perf_event_period(struct perf_event *event, u64 value)
+static inline void perf_event_enable(struct perf_event *ev)	{ }
+static inline void perf_event_disable(struct perf_event *ev)	{ }
+static inline int __perf_event_disable(void *arg)		{ return -1; }
+static inline int perf_event_release_kernel(struct perf_event *ev) { return 0; }
+static inline int perf_event_period(struct perf_event *ev, u64 val)
 {
 	return -EINVAL;
 }
-static inline u64 perf_event_pause(struct perf_event *event, bool reset)
+static inline u64 perf_event_pause(struct perf_event *ev, bool reset)
 {
 	return 0;
 }
-static inline unsigned int perf_guest_state(void) { return 0; }
-static inline unsigned long perf_guest_get_ip(void) { return 0; }
+
+/* Software, breakpoint and side-band events. */
+static inline void
+perf_sw_event(u32 id, u64 nr, struct pt_regs *regs, u64 addr)	{ }
+static inline int perf_swevent_get_recursion_context(void)	{ return -1; }
+static inline void perf_swevent_put_recursion_context(int rctx) { }
+static inline u64 perf_swevent_set_period(struct perf_event *ev) { return 0; }
+static inline void perf_bp_event(struct perf_event *bp, void *data) { }
+static inline void perf_event_mmap(struct vm_area_struct *area)	{ }
+static inline void
+perf_event_ksymbol(u16 type, u64 addr, u32 len, bool unreg, const char *name) { }
+static inline void
+perf_event_bpf_event(struct bpf_prog *p, enum perf_bpf_event_type type, u16 flags) { }
+static inline void perf_event_exec(void)			{ }
+static inline void perf_event_comm(struct task_struct *t, bool exec) { }
+static inline void perf_event_namespaces(struct task_struct *t)	{ }
+static inline void perf_event_fork(struct task_struct *t)	{ }
+static inline void
+perf_event_text_poke(const void *addr, const void *old_insn, size_t old_len,
+		     const void *new_insn, size_t new_len)	{ }
+static inline void perf_event_init(void)			{ }
+
+/* No guests to report on. */
+static inline unsigned long perf_guest_get_ip(void)		{ return 0; }
+static inline unsigned int perf_guest_state(void)		{ return 0; }
 static inline unsigned int perf_guest_handle_intel_pt_intr(void) { return 0; }
 #endif /* CONFIG_PERF_EVENTS */
 
@@ -1615,8 +1658,8 @@ struct perf_pmu_events_attr {
 struct perf_pmu_events_ht_attr {
 	struct device_attribute	attr;
 	u64			id;
-	const char		*event_str_ht;
-	const char		*event_str_noht;
+	const char		*event_str_ht;		/* with SMT on */
+	const char		*event_str_noht;	/* with SMT off */
 };
 
 /* An event of a hybrid system, visible on the PMUs in @pmu_type. */
@@ -1627,13 +1670,15 @@ struct perf_pmu_events_hybrid_attr {
 	u64			pmu_type;
 };
 
+/* A format/ file of a hybrid system, visible on the PMUs in @pmu_type. */
 struct perf_pmu_format_hybrid_attr {
 	struct device_attribute	attr;
 	u64			pmu_type;
 };
 
+/* The show function of events/ files that have a fixed string. */
 ssize_t perf_event_sysfs_show(struct device *dev, struct device_attribute *attr,
-			      char *page);
+			      char *buf);
 
 /* An events/ file whose text a show function computes from @_id. */
 #define PMU_EVENT_ATTR(_name, _var, _id, _show)				\
@@ -1659,23 +1704,24 @@ static struct perf_pmu_events_attr _var = {				\
 /* A format/ file: its show function prints @_format. */
 #define PMU_FORMAT_ATTR_SHOW(_name, _format)				\
 static ssize_t _name##_show(struct device *dev,				\
-			    struct device_attribute *attr, char *page)	\
+			    struct device_attribute *attr, char *buf)	\
 {									\
-	BUILD_BUG_ON(sizeof(_format) >= PAGE_SIZE);			\
-	return sprintf(page, _format "\n");				\
+	BUILD_BUG_ON(sizeof(_format) >= PAGE_SIZE);	/* fits the sysfs page */	\
+	return sprintf(buf, _format "\n");				\
 }
 
+/* The format/ file itself, named format_attr_<name>, and its show function. */
 #define PMU_FORMAT_ATTR(_name, _format)					\
 	PMU_FORMAT_ATTR_SHOW(_name, _format)				\
 	static struct device_attribute format_attr_##_name = __ATTR_RO(_name)
 
-/* CPU hotplug callbacks. */
+/* CPU hotplug callbacks (CPUHP_PERF_PREPARE, CPUHP_AP_PERF_ONLINE). */
 #ifdef CONFIG_PERF_EVENTS
 int perf_event_init_cpu(unsigned int cpu);
 int perf_event_exit_cpu(unsigned int cpu);
 #else
-#define perf_event_init_cpu	NULL
-#define perf_event_exit_cpu	NULL
+#define perf_event_init_cpu	NULL	/* no callback */
+#define perf_event_exit_cpu	NULL	/* no callback */
 #endif
 
 /* The arch's chance to fill the user page's time conversion fields. */
@@ -1683,11 +1729,12 @@ void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *userpg, u64 now);
 
 /* Taking a branch stack snapshot on demand (BPF). */
-typedef int (perf_snapshot_branch_stack_t)(struct perf_branch_entry *entries,
+typedef int (perf_snapshot_branch_stack_t)(struct perf_branch_entry *buf,
 					   unsigned int cnt);
 DECLARE_STATIC_CALL(perf_snapshot_branch_stack, perf_snapshot_branch_stack_t);
 
 #ifndef PERF_NEEDS_LOPWR_CB
+/* Told when a CPU enters or leaves a low-power state, for PMUs that care. */
 static inline void perf_lopwr_cb(bool mode)
 {
 }
