@@ -10,12 +10,17 @@ arches=("$@")
 [ ${#arches[@]} -gt 0 ] || arches=(x86_64 arm64)
 tsv=$BUILD/bench.tsv
 : > "$tsv"
+# The "ours" column is KERNEL's flavour: ours by default, next to measure
+# work in progress (KERNEL=next make bench).
+mine=${KERNEL:-ours}
+[ "$mine" = stock ] && mine=ours
 for a in "${arches[@]}"; do
-	for k in stock ours; do
+	for k in stock "$mine"; do
 		run=$(ARCH=$a KERNEL=$k DEBUG=0 bash "$HARNESS/boot.sh" bench | tail -n 1)
 		grep -q '^@@RESULT bench 0' "$run/console.log" ||
 			die "bench failed on $a/$k (log: $run/console.log)"
-		awk -v a="$a" -v k="$k" '$1 == "BENCH" { print a "\t" k "\t" $2 "\t" $3 "\t" $4 }' \
+		col=$k; [ "$k" = stock ] || col=ours
+		awk -v a="$a" -v k="$col" '$1 == "BENCH" { print a "\t" k "\t" $2 "\t" $3 "\t" $4 }' \
 			"$run/console.log" >> "$tsv"
 	done
 done

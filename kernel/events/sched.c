@@ -949,12 +949,21 @@ int perf_event_read(struct perf_event *event, bool group)
 	int cpu = READ_ONCE(event->oncpu);
 
 	if (event->state == PERF_EVENT_STATE_ACTIVE && cpu >= 0) {
-		/* An event of this CPU or task is read right here. */
+		unsigned long flags;
+
+		/*
+		 * An event of this CPU or task is read right here, with IRQs
+		 * off as in the IPI: the context locks are also taken by the
+		 * multiplexing timer and the tick.
+		 */
 		preempt_disable();
-		if (cpu == smp_processor_id())
+		if (cpu == smp_processor_id()) {
+			local_irq_save(flags);
 			perf_read_on_cpu(&args);
-		else
+			local_irq_restore(flags);
+		} else {
 			smp_call_function_single(cpu, perf_read_on_cpu, &args, 1);
+		}
 		preempt_enable();
 	}
 	return 0;
