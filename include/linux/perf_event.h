@@ -44,6 +44,7 @@
 #include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
+#include <linux/perf/core_types.h>
 #include <linux/perf_regs.h>
 #include <linux/pid_namespace.h>
 #include <linux/rbtree.h>
@@ -447,8 +448,6 @@ struct perf_addr_filter_range {
  * Core objects.
  */
 
-/* kernel/events headers: the types below are defined here. */
-#define PERFCORE_CORE_TYPES	1
 
 /*
  * The life of an event.  Negative states are not schedulable; read() of
@@ -499,62 +498,7 @@ struct pmu_event_list {
 	struct list_head	list;
 };
 
-/*
- * struct perf_flex_node - a flexible group's place in its fair queue
- * (kernel/events/flex_queue.c): the time it has run so far and the order
- * in which it was queued, to break ties.
- */
-struct perf_flex_node {
-	struct rb_node	rb;
-	u64		vruntime;
-	u64		seq;
-};
-
-/*
- * struct perf_flex_queue - flexible groups ordered by (vruntime, seq),
- * leftmost cached; new nodes enter at @min_vruntime, and a node is never
- * more than @max_lag behind it.
- */
-struct perf_flex_queue {
-	struct rb_root_cached	root;
-	u64			min_vruntime;
-	u64			max_lag;
-	u64			next_seq;
-	unsigned int		nr;
-};
-
-/*
- * struct perf_tclock - a context's clock (kernel/events/times.c): it runs
- * only while its context is scheduled in.  @offset lets a lockless reader
- * compute the current value as "raw clock + offset".
- */
-struct perf_tclock {
-	u64	time;
-	u64	stamp;
-	u64	offset;
-	bool	running;
-};
-
-/*
- * The mode of an event's time accounting: which of enabled and running
- * grow with the context clock.
- */
-enum perf_times_mode {
-	PERF_TIMES_OFF		= 0,
-	PERF_TIMES_ENABLED	= 1,
-	PERF_TIMES_RUNNING	= 3,
-};
-
-/*
- * struct perf_times - an event's enabled and running totals, valid as of
- * context-clock time @stamp, growing from there as @mode says.
- */
-struct perf_times {
-	u64			enabled;
-	u64			running;
-	u64			stamp;
-	enum perf_times_mode	mode;
-};
+/* perf_flex_node/queue, perf_tclock, perf_times: <linux/perf/core_types.h> */
 
 #ifdef CONFIG_PROVE_LOCKING
 /* Group lists may be walked with the context mutex held or IRQs off. */
@@ -562,7 +506,7 @@ struct perf_times {
 	WARN_ON_ONCE(__lockdep_enabled && this_cpu_read(hardirqs_enabled) &&	\
 		     lockdep_is_held(&(event)->ctx->mutex) != LOCK_STATE_HELD)
 #else
-#define lockdep_assert_event_ctx(event)		/* nothing to check */
+#define lockdep_assert_event_ctx(event)		((void)(event))
 #endif
 
 /**
@@ -715,8 +659,6 @@ struct perf_event {
  * @flexible: flexible group leaders, least-run first (struct perf_flex_queue)
  * @active_groups: leaders of the groups now on the PMU
  * @nr_events: events of this PMU in the context
- * @nr_cgroups: of which cgroup events
- * @nr_freq: of which in frequency mode
  * @flexible_missed: a flexible group did not fit at the last schedule, so
  *	the multiplexing timer has work to do
  * @task_ctx_data: the PMU's per-task state (pmu::task_ctx_cache)
@@ -736,8 +678,6 @@ struct perf_event_pmu_context {
 	struct list_head		active_groups;
 
 	unsigned int			nr_events;
-	unsigned int			nr_cgroups;
-	unsigned int			nr_freq;
 	bool				flexible_missed;
 	bool				embedded;
 
@@ -762,12 +702,8 @@ struct perf_event_context {
 	struct list_head		event_list;	/* every event */
 	int				nr_events;
 	int				nr_user;	/* events that exclude kernel */
-	int				nr_stat;
-	int				nr_freq;
 	int				nr_cgroups;
-	int				nr_task_data;
 	int				is_active;	/* EVENT_* bits */
-	int				rotate_disable;
 
 	refcount_t			refcount;
 	struct task_struct		*task;		/* NULL for a CPU context */
@@ -775,21 +711,12 @@ struct perf_event_context {
 
 	struct perf_tclock		clock;
 
-	/* A context made by inheritance, and what it was cloned from. */
-	struct perf_event_context	*parent_ctx;
-	u64				parent_gen;
-	u64				generation;
-	int				pin_count;
-
-	local_t				nr_no_switch_fast;
-	local_t				nr_pending;
 	struct rcu_head			rcu_head;
 };
 
 /*
  * struct perf_cpu_pmu_context - one PMU on one CPU
  * @epc: the CPU context's pmu context for this PMU
- * @task_epc: the pmu context of the task context now scheduled in, if any
  * @active_oncpu: events of this PMU now on this CPU's counters
  * @exclusive: an exclusive group holds the PMU
  * @sched_cb_usage: users of pmu::sched_task on this CPU (perf_sched_cb_inc())
@@ -801,7 +728,6 @@ struct perf_event_context {
  */
 struct perf_cpu_pmu_context {
 	struct perf_event_pmu_context	epc;
-	struct perf_event_pmu_context	*task_epc;
 	int				active_oncpu;
 	int				exclusive;
 
@@ -821,12 +747,10 @@ struct perf_cpu_pmu_context {
 struct perf_cpu_context {
 	struct perf_event_context	ctx;
 	struct perf_event_context	*task_ctx;	/* scheduled in here, or NULL */
-	int				online;
+	int				online;		/* events may be opened here */
 #ifdef CONFIG_CGROUP_PERF
 	struct perf_cgroup		*cgrp;		/* the cgroup now scheduled in */
 #endif
-	int				heap_size;
-	struct perf_event		**heap;
 };
 
 /* ---------------------------------------------------------------------

@@ -214,6 +214,7 @@ u64 perf_cgroup_event_time_now(struct perf_event *event, u64 now)
 {
 	struct perf_cgroup_info *info = event_cgrp_info(event);
 
+	/* Pairs with the release that publishes timeoffset before active. */
 	if (!smp_load_acquire(&info->active))
 		return READ_ONCE(info->time);
 	return now + READ_ONCE(info->timeoffset);

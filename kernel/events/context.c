@@ -141,8 +141,6 @@ void perf_put_ctx(struct perf_event_context *ctx)
 
 	if (!refcount_dec_and_test(&ctx->refcount))
 		return;
-	if (ctx->parent_ctx)
-		perf_put_ctx(ctx->parent_ctx);
 	task = ctx->task;
 	if (task && task != TASK_TOMBSTONE)
 		put_task_struct(task);
@@ -554,16 +552,8 @@ static void perf_ctx_link_event(struct perf_event *event,
 	event->pmu_ctx->nr_events++;
 	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
 		ctx->nr_user++;
-	if (event->attr.inherit_stat)
-		ctx->nr_stat++;
-	if (event->attr.freq) {
-		ctx->nr_freq++;
-		event->pmu_ctx->nr_freq++;
-	}
-	if (is_cgroup_event(event)) {
+	if (is_cgroup_event(event))
 		ctx->nr_cgroups++;
-		event->pmu_ctx->nr_cgroups++;
-	}
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 
 	if (leader == event) {
@@ -591,16 +581,8 @@ static void perf_ctx_unlink_event(struct perf_event *event,
 	event->pmu_ctx->nr_events--;
 	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
 		ctx->nr_user--;
-	if (event->attr.inherit_stat)
-		ctx->nr_stat--;
-	if (event->attr.freq) {
-		ctx->nr_freq--;
-		event->pmu_ctx->nr_freq--;
-	}
-	if (is_cgroup_event(event)) {
+	if (is_cgroup_event(event))
 		ctx->nr_cgroups--;
-		event->pmu_ctx->nr_cgroups--;
-	}
 	list_del_init(&event->event_entry);
 	if (event->group_leader == event)
 		perf_del_group_from_lists(event);
@@ -1017,11 +999,6 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 		if (err)
 			break;
 	}
-	if (child_ctx) {
-		perf_get_ctx(parent_ctx);
-		child_ctx->parent_ctx = parent_ctx;
-		child_ctx->parent_gen = parent_ctx->generation;
-	}
 	mutex_unlock(&parent_ctx->mutex);
 	perf_put_ctx(parent_ctx);
 	return err;
@@ -1106,8 +1083,7 @@ void perf_event_exit_task(struct task_struct *child)
 
 	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
 		if (event->parent) {
-			perf_remove_from_context(event, DETACH_GROUP |
-						 DETACH_CHILD | DETACH_EXIT);
+			perf_remove_from_context(event, DETACH_GROUP | DETACH_EXIT);
 			perf_event_exit_child(event, child);
 		} else {
 			perf_remove_from_context(event, DETACH_EXIT);
@@ -1194,7 +1170,6 @@ void perf_event_exec(void)
 {
 	struct perf_event_context *ctx;
 	struct perf_event *event, *tmp, *first = NULL;
-	bool removed = false;
 
 	ctx = perf_task_ctx_get(current);
 	if (!ctx)
@@ -1214,17 +1189,13 @@ void perf_event_exec(void)
 		if (!event->attr.remove_on_exec)
 			continue;
 		if (event->parent) {
-			perf_remove_from_context(event, DETACH_GROUP |
-						 DETACH_CHILD | DETACH_EXIT);
+			perf_remove_from_context(event, DETACH_GROUP | DETACH_EXIT);
 			perf_event_exit_child(event, current);
 		} else {
 			perf_remove_from_context(event, DETACH_GROUP |
 						 DETACH_EXIT);
 		}
-		removed = true;
 	}
-	if (removed)
-		ctx->generation++;
 	mutex_unlock(&ctx->mutex);
 	perf_put_ctx(ctx);
 }

@@ -592,7 +592,6 @@ int perf_event_release_kernel(struct perf_event *event)
 		perf_event_clear_owner(event);
 
 	ctx = perf_event_ctx_lock(event);
-	WARN_ON_ONCE(ctx->parent_ctx);
 	/*
 	 * Once DEAD is visible under child_mutex (taken by inheritance), no
 	 * new child can appear, so the loop below sees every one of them.

@@ -12,50 +12,10 @@
 #ifndef _KERNEL_EVENTS_FLEX_QUEUE_H
 #define _KERNEL_EVENTS_FLEX_QUEUE_H
 
-#include <linux/perf_event.h>
-#include <linux/rbtree.h>
+#include <linux/perf/core_types.h>
 #include <linux/types.h>
 
-/*
- * Until perfcore's <linux/perf_event.h> replaces upstream's (KERNEL=next),
- * the types are defined here; that header defines PERFCORE_CORE_TYPES.
- */
-#ifndef PERFCORE_CORE_TYPES
-/**
- * struct perf_flex_node - one flexible group's place in a queue
- * @rb: link in &perf_flex_queue.root
- * @vruntime: time the group has been scheduled, in the unit the caller
- *	charges (normally nanoseconds), offset by the value it entered at
- * @seq: tie-breaker among equal @vruntime: lower means queued earlier
- *
- * Embedded in the group leader.  Initialise with perf_flex_node_init()
- * before the first perf_flex_add().
- */
-struct perf_flex_node {
-	struct rb_node	rb;
-	u64		vruntime;
-	u64		seq;
-};
-
-/**
- * struct perf_flex_queue - flexible groups ordered by (vruntime, seq)
- * @root: the tree, with its leftmost (least run) node cached
- * @min_vruntime: the floor that new and re-enabled nodes enter at; it
- *	never goes backwards
- * @max_lag: how far a node that keeps missing may fall behind
- *	@min_vruntime before its lead is capped
- * @next_seq: source of &perf_flex_node.seq values
- * @nr: number of queued nodes
- */
-struct perf_flex_queue {
-	struct rb_root_cached	root;
-	u64			min_vruntime;
-	u64			max_lag;
-	u64			next_seq;
-	unsigned int		nr;
-};
-
-#endif /* PERFCORE_CORE_TYPES */
+/* struct perf_flex_node, struct perf_flex_queue: <linux/perf/core_types.h> */
 
 /*
  * Returned by a perf_flex_sched() callback for a group that is not a

@@ -52,7 +52,6 @@
 #define EVENT_FLEXIBLE	0x01
 #define EVENT_PINNED	0x02
 #define EVENT_TIME	0x04	/* the context clock runs */
-#define EVENT_CPU	0x08	/* only the CPU context's part (cgroup switch) */
 #define EVENT_FROZEN	0x10	/* one operation in progress: the clock holds */
 #define EVENT_ALL	(EVENT_FLEXIBLE | EVENT_PINNED)
 
@@ -137,13 +136,10 @@ int perf_init_event(struct perf_event *event);
 /* Undo perf_init_event(): the destroy callback and the module reference. */
 void perf_release_pmu(struct perf_event *event);
 
-/* CPUs that share one instance of a PMU of @scope with @cpu, or NULL. */
-const struct cpumask *perf_pmu_scope_span(unsigned int scope, int cpu);
-/* Call @fn for every PMU (registry mutex held); stops at nonzero. */
-int perf_pmu_for_each(int (*fn)(struct pmu *pmu, void *arg), void *arg);
-
-/* Called once from perf_event_init(): the software, tracepoint, ...
- * PMUs are registered by their own files, this sets up the registry. */
+/*
+ * Called once from perf_event_init(), before any PMU registers (the
+ * software, tracepoint, ... PMUs are registered by their own files).
+ */
 void perf_pmu_registry_init(void);
 
 /* ======================================================================
@@ -201,7 +197,6 @@ void perf_install_in_context(struct perf_event_context *ctx,
 
 /* perf_remove_from_context() flags */
 #define DETACH_GROUP	0x01	/* break the event's group up */
-#define DETACH_CHILD	0x02	/* also unlink from the parent */
 #define DETACH_DEAD	0x04	/* mark PERF_EVENT_STATE_DEAD */
 #define DETACH_EXIT	0x08	/* mark PERF_EVENT_STATE_EXIT */
 
@@ -386,7 +381,6 @@ unsigned long perf_output_copy_user(struct perf_output_handle *handle,
 unsigned long perf_output_copy_custom(struct perf_output_handle *handle,
 				      perf_copy_f copy, const void *src,
 				      unsigned long len);
-void perf_output_wakeup_events(struct perf_output_handle *handle);
 unsigned long perf_aux_sample_size(struct perf_event *event,
 				   unsigned long size);
 void perf_aux_sample_output(struct perf_event *event,
@@ -494,12 +488,6 @@ static inline void put_recursion_context(u8 *recursion, int rctx)
 {
 	barrier();
 	recursion[rctx]--;
-}
-
-/* Is @event in a group with a leader and in the state to be counted? */
-static inline bool perf_event_is_leader(struct perf_event *event)
-{
-	return event->group_leader == event;
 }
 
 /* Does @event apply to this CPU right now (CPU binding, cgroup)? */

@@ -945,9 +945,6 @@ void perf_output_sample(struct perf_output_handle *handle,
 			perf_output_fixed_item(handle, data, item);
 		}
 	}
-
-	if (!event->attr.watermark && event->attr.wakeup_events)
-		perf_output_wakeup_events(handle);
 }
 
 typedef int (*perf_begin_fn)(struct perf_output_handle *handle,
@@ -1055,6 +1052,23 @@ static void perf_sb_finish(struct perf_output_handle *handle,
 	perf_output_end(handle);
 }
 
+/*
+ * Write a whole fixed-size record (@header first, @size bytes in all) with
+ * its sample_id trailer; dropped, and counted lost, if there is no room.
+ */
+static void perf_sb_emit(struct perf_event *event,
+			 struct perf_event_header *header,
+			 u32 type, u16 misc, u16 size)
+{
+	struct perf_output_handle handle;
+	struct perf_sample_data sample;
+
+	if (perf_sb_begin(&handle, &sample, event, header, type, misc, size))
+		return;
+	perf_output_copy(&handle, header, size);
+	perf_sb_finish(&handle, &sample, event);
+}
+
 /**
  * perf_log_lost_samples() - PERF_RECORD_LOST_SAMPLES
  * @event: the event that dropped samples
@@ -1066,14 +1080,8 @@ void perf_log_lost_samples(struct perf_event *event, u64 lost)
 		struct perf_event_header	header;
 		u64				lost;
 	} rec = { .lost = lost };
-	struct perf_sample_data sample;
-	struct perf_output_handle handle;
 
-	if (perf_sb_begin(&handle, &sample, event, &rec.header,
-			  PERF_RECORD_LOST_SAMPLES, 0, sizeof(rec)))
-		return;
-	perf_output_put(&handle, rec);
-	perf_sb_finish(&handle, &sample, event);
+	perf_sb_emit(event, &rec.header, PERF_RECORD_LOST_SAMPLES, 0, sizeof(rec));
 }
 
 /**
@@ -1083,8 +1091,6 @@ void perf_log_lost_samples(struct perf_event *event, u64 lost)
  */
 void perf_log_throttle(struct perf_event *event, int enable)
 {
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
 	struct {
 		struct perf_event_header	header;
 		u64				time;
@@ -1097,11 +1103,7 @@ void perf_log_throttle(struct perf_event *event, int enable)
 	};
 	u32 type = enable ? PERF_RECORD_UNTHROTTLE : PERF_RECORD_THROTTLE;
 
-	if (perf_sb_begin(&handle, &sample, event, &rec.header, type, 0,
-			  sizeof(rec)))
-		return;
-	perf_output_put(&handle, rec);
-	perf_sb_finish(&handle, &sample, event);
+	perf_sb_emit(event, &rec.header, type, 0, sizeof(rec));
 }
 
 /**
@@ -1152,8 +1154,6 @@ void perf_event_itrace_started(struct perf_event *event)
  */
 void perf_log_itrace_start(struct perf_event *event)
 {
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
 	struct {
 		struct perf_event_header	header;
 		u32				pid;
@@ -1168,11 +1168,7 @@ void perf_log_itrace_start(struct perf_event *event)
 
 	rec.pid = perf_event_pid(event, current);
 	rec.tid = perf_event_tid(event, current);
-	if (perf_sb_begin(&handle, &sample, event, &rec.header,
-			  PERF_RECORD_ITRACE_START, 0, sizeof(rec)))
-		return;
-	perf_output_put(&handle, rec);
-	perf_sb_finish(&handle, &sample, event);
+	perf_sb_emit(event, &rec.header, PERF_RECORD_ITRACE_START, 0, sizeof(rec));
 }
 
 /**
@@ -1182,19 +1178,13 @@ void perf_log_itrace_start(struct perf_event *event)
  */
 void perf_report_aux_output_id(struct perf_event *event, u64 hw_id)
 {
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
 	struct {
 		struct perf_event_header	header;
 		u64				hw_id;
 	} rec = { .hw_id = hw_id };
 
 	event = perf_event_primary(event);
-	if (perf_sb_begin(&handle, &sample, event, &rec.header,
-			  PERF_RECORD_AUX_OUTPUT_HW_ID, 0, sizeof(rec)))
-		return;
-	perf_output_put(&handle, rec);
-	perf_sb_finish(&handle, &sample, event);
+	perf_sb_emit(event, &rec.header, PERF_RECORD_AUX_OUTPUT_HW_ID, 0, sizeof(rec));
 }
 EXPORT_SYMBOL_GPL(perf_report_aux_output_id);
 
@@ -1594,7 +1584,6 @@ static void perf_pending_task_run(struct callback_head *head)
 	if (event->pending_work) {
 		event->pending_work = 0;
 		perf_send_sigtrap(event);
-		local_dec(&event->ctx->nr_no_switch_fast);
 	}
 	/* The reference the overflow took for this work. */
 	put_event(event);
@@ -1631,8 +1620,6 @@ void perf_event_pending_sync(struct perf_event *event)
 	if (WARN_ON_ONCE(READ_ONCE(event->pending_work)) && event->hw.target &&
 	    task_work_cancel(event->hw.target, &event->pending_task)) {
 		event->pending_work = 0;
-		if (event->ctx)
-			local_dec(&event->ctx->nr_no_switch_fast);
 	}
 }
 
@@ -1665,7 +1652,6 @@ static void perf_queue_sigtrap(struct perf_event *event,
 			   in_nmi() ? TWA_NMI_CURRENT : TWA_RESUME)) {
 		WARN_ON_ONCE(!perf_event_tryget(event));
 		event->pending_work = site;
-		local_inc(&event->ctx->nr_no_switch_fast);
 		event->pending_addr = 0;
 		if (in_scope && (data->sample_flags & PERF_SAMPLE_ADDR))
 			event->pending_addr = data->addr;
@@ -1936,8 +1922,6 @@ static void perf_task_emit(struct perf_event *event, void *arg)
 	struct perf_task_rec *tr = arg;
 	struct task_struct *task = tr->task, *parent;
 	struct perf_event_attr *a = &event->attr;
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
 	struct {
 		struct perf_event_header	header;
 		u32				pid;
@@ -1964,12 +1948,7 @@ static void perf_task_emit(struct perf_event *event, void *arg)
 	}
 	rec.time = perf_event_now(event);
 
-	if (perf_sb_begin(&handle, &sample, event, &rec.header,
-			  tr->fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT, 0,
-			  sizeof(rec)))
-		return;
-	perf_output_put(&handle, rec);
-	perf_sb_finish(&handle, &sample, event);
+	perf_sb_emit(event, &rec.header, tr->fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT, 0, sizeof(rec));
 }
 
 static void perf_event_task_record(struct task_struct *task, bool fork)
@@ -2554,8 +2533,6 @@ struct perf_bpf_rec {
 static void perf_bpf_emit(struct perf_event *event, void *arg)
 {
 	struct perf_bpf_rec *br = arg;
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
 	struct {
 		struct perf_event_header	header;
 		struct perf_bpf_rec		body;
@@ -2563,11 +2540,7 @@ static void perf_bpf_emit(struct perf_event *event, void *arg)
 
 	if (!event->attr.bpf_event)
 		return;
-	if (perf_sb_begin(&handle, &sample, event, &rec.header,
-			  PERF_RECORD_BPF_EVENT, 0, sizeof(rec)))
-		return;
-	perf_output_put(&handle, rec);
-	perf_sb_finish(&handle, &sample, event);
+	perf_sb_emit(event, &rec.header, PERF_RECORD_BPF_EVENT, 0, sizeof(rec));
 }
 
 /**

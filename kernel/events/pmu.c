@@ -188,7 +188,7 @@ static void pmu_fill_defaults(struct pmu *pmu)
  * PMU scope: which CPUs one instance of an uncore-like PMU serves.
  */
 
-const struct cpumask *perf_pmu_scope_span(unsigned int scope, int cpu)
+static const struct cpumask *perf_pmu_scope_span(unsigned int scope, int cpu)
 {
 	switch (scope) {
 	case PERF_PMU_SCOPE_SYS_WIDE:
@@ -814,21 +814,6 @@ void perf_pmu_unregister(struct pmu *pmu)
 	pmu_free_percpu(pmu);
 }
 EXPORT_SYMBOL_GPL(perf_pmu_unregister);
-
-int perf_pmu_for_each(int (*fn)(struct pmu *pmu, void *arg), void *arg)
-{
-	struct pmu *pmu;
-	int ret = 0;
-
-	mutex_lock(&perf_pmus_mutex);
-	list_for_each_entry(pmu, &perf_pmu_list, entry) {
-		ret = fn(pmu, arg);
-		if (ret)
-			break;
-	}
-	mutex_unlock(&perf_pmus_mutex);
-	return ret;
-}
 
 /**
  * perf_pmu_registry_init() - prepare the registry (from perf_event_init())

@@ -382,6 +382,7 @@ static void rb_writer_leave(struct perf_output_handle *handle)
 	for (;;) {
 		barrier();
 		published = local_read(&rb->head);
+		/* The record's bytes before data_head; user space reads head first. */
 		smp_wmb();
 		WRITE_ONCE(rb->user_page->data_head, published);
 		/* Publish before letting nested writers think they are outer. */
@@ -1317,15 +1318,6 @@ long perf_output_copy_aux(struct perf_output_handle *aux_handle,
 			  unsigned long from, unsigned long to)
 {
 	return 0;
-}
-
-/*
- * attr.wakeup_events is counted by perf_output_end() itself, from the
- * type of the record that was written, so output.c's hook has nothing to
- * add.
- */
-void perf_output_wakeup_events(struct perf_output_handle *handle)
-{
 }
 
 /* PERF_SAMPLE_AUX: no AUX area is implemented yet, so samples carry none. */

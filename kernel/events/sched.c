@@ -499,16 +499,12 @@ void perf_ctx_resched(struct perf_cpu_context *cpuctx,
 void perf_task_ctx_sched_out(struct perf_event_context *ctx, int event_type)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
-	struct perf_event_pmu_context *epc;
 
 	perf_ctx_lock(cpuctx, ctx);
 	if (cpuctx->task_ctx == ctx) {
 		perf_ctx_sched_out(ctx, event_type);
-		if ((event_type & EVENT_ALL) == EVENT_ALL) {
-			list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
-				this_cpu_ptr(epc->pmu->cpu_pmu_context)->task_epc = NULL;
+		if ((event_type & EVENT_ALL) == EVENT_ALL)
 			cpuctx->task_ctx = NULL;
-		}
 	}
 	perf_ctx_unlock(cpuctx, ctx);
 }
@@ -522,7 +518,6 @@ void perf_task_ctx_sched_out(struct perf_event_context *ctx, int event_type)
 void perf_task_ctx_sched_in(struct perf_event_context *ctx)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
-	struct perf_event_pmu_context *epc;
 
 	perf_ctx_lock(cpuctx, ctx);
 	if (cpuctx->task_ctx == ctx) {
@@ -530,8 +525,6 @@ void perf_task_ctx_sched_in(struct perf_event_context *ctx)
 		return;
 	}
 	cpuctx->task_ctx = ctx;
-	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
-		this_cpu_ptr(epc->pmu->cpu_pmu_context)->task_epc = epc;
 
 	if (!ctx->nr_events) {
 		perf_ctx_sched_in(ctx, EVENT_ALL);
@@ -582,6 +575,26 @@ void perf_cpu_ctx_sched_in_cgroup(struct perf_cpu_context *cpuctx)
 /* ----------------------------------------------------------------------
  * The context switch hooks.
  */
+
+/*
+ * @pmu's part of the task context scheduled in here.  Looked up rather
+ * than cached: a part created while its task runs (the first event of a
+ * PMU opened by the running task itself) was not there at switch time.
+ */
+static struct perf_event_pmu_context *
+perf_task_epc(struct perf_event_context *task_ctx, struct pmu *pmu)
+{
+	struct perf_event_pmu_context *epc;
+
+	if (!task_ctx)
+		return NULL;
+	list_for_each_entry(epc, &task_ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (epc->pmu == pmu)
+			return epc;
+	}
+	return NULL;
+}
+
 static void perf_sched_cb(struct task_struct *task, bool sched_in)
 {
 	struct perf_cpu_pmu_context *cpc;
@@ -593,8 +606,11 @@ static void perf_sched_cb(struct task_struct *task, bool sched_in)
 		if (!pmu->sched_task)
 			continue;
 		perf_pmu_disable(pmu);
-		pmu->sched_task(cpc->task_epc ? cpc->task_epc : &cpc->epc,
-				task, sched_in);
+		struct perf_event_pmu_context *task_epc;
+
+		task_epc = perf_task_epc(this_cpu_ptr(&perf_cpu_context)->task_ctx,
+					 pmu);
+		pmu->sched_task(task_epc ? task_epc : &cpc->epc, task, sched_in);
 		perf_pmu_enable(pmu);
 	}
 }
@@ -704,25 +720,6 @@ void perf_pmu_resched(struct pmu *pmu)
  * Multiplexing.
  */
 
-/*
- * @pmu's part of the task context scheduled in here.  Looked up rather
- * than cached: a part created while its task runs (the first event of a
- * PMU opened by the running task itself) was not there at switch time.
- */
-static struct perf_event_pmu_context *
-perf_task_epc(struct perf_event_context *task_ctx, struct pmu *pmu)
-{
-	struct perf_event_pmu_context *epc;
-
-	if (!task_ctx)
-		return NULL;
-	list_for_each_entry(epc, &task_ctx->pmu_ctx_list, pmu_ctx_entry) {
-		if (epc->pmu == pmu)
-			return epc;
-	}
-	return NULL;
-}
-
 static enum hrtimer_restart perf_mux_fire(struct hrtimer *timer)
 {
 	struct perf_cpu_pmu_context *cpc;
@@ -761,11 +758,10 @@ static enum hrtimer_restart perf_mux_fire(struct hrtimer *timer)
 	}
 
 	raw_spin_lock(&cpc->mux_lock);
-	if (again) {
+	if (again)
 		hrtimer_forward_now(timer, cpc->mux_interval);
-	} else {
+	else
 		cpc->mux_active = false;
-	}
 	raw_spin_unlock(&cpc->mux_lock);
 	perf_ctx_unlock(cpuctx, task_ctx);
 

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfcore: plain value types of the perf events core.
+ *
+ * They are embedded in the core's objects (<linux/perf_event.h>) and
+ * manipulated only by the pure arithmetic of kernel/events/flex_queue.c
+ * and kernel/events/times.c, whose KUnit suites build them on their own;
+ * hence a header of their own, with nothing but the types.
+ */
+#ifndef _LINUX_PERF_CORE_TYPES_H
+#define _LINUX_PERF_CORE_TYPES_H
+
+#include <linux/rbtree.h>
+#include <linux/types.h>
+
+/**
+ * struct perf_flex_node - one flexible group's place in a queue
+ * @rb: link in &perf_flex_queue.root
+ * @vruntime: time the group has been scheduled, in the unit the caller
+ *	charges (normally nanoseconds), offset by the value it entered at
+ * @seq: tie-breaker among equal @vruntime: lower means queued earlier
+ *
+ * Embedded in the group leader.  Initialise with perf_flex_node_init()
+ * before the first perf_flex_add().
+ */
+struct perf_flex_node {
+	struct rb_node	rb;
+	u64		vruntime;
+	u64		seq;
+};
+
+/**
+ * struct perf_flex_queue - flexible groups ordered by (vruntime, seq)
+ * @root: the tree, with its leftmost (least run) node cached
+ * @min_vruntime: the floor that new and re-enabled nodes enter at; it
+ *	never goes backwards
+ * @max_lag: how far a node that keeps missing may fall behind
+ *	@min_vruntime before its lead is capped
+ * @next_seq: source of &perf_flex_node.seq values
+ * @nr: number of queued nodes
+ */
+struct perf_flex_queue {
+	struct rb_root_cached	root;
+	u64			min_vruntime;
+	u64			max_lag;
+	u64			next_seq;
+	unsigned int		nr;
+};
+
+/**
+ * struct perf_tclock - a clock that advances only while started
+ * @time:	accumulated time, valid as of @stamp
+ * @stamp:	raw clock value (perf_clock()) of the last update
+ * @offset:	@time - @stamp, so that a running clock reads raw_now + @offset
+ *		without having to see @time and @stamp consistently
+ * @running:	true while the clock advances
+ *
+ * Writers serialise on the lock of the owning context.  Readers that cannot
+ * take it use perf_tclock_read_lockless().
+ */
+struct perf_tclock {
+	u64	time;
+	u64	stamp;
+	u64	offset;
+	bool	running;
+};
+
+/**
+ * enum perf_times_mode - which totals of an event grow with its clock
+ * @PERF_TIMES_OFF:	neither (event off, errored, exited, or its leader is)
+ * @PERF_TIMES_ENABLED:	time_enabled only (event enabled but not on the PMU)
+ * @PERF_TIMES_RUNNING:	time_enabled and time_running (event on the PMU)
+ *
+ * Bit 0 means "enabled grows", bit 1 "running grows"; running never grows
+ * without enabled, so 2 is not a valid mode.
+ */
+enum perf_times_mode {
+	PERF_TIMES_OFF		= 0,
+	PERF_TIMES_ENABLED	= 1,
+	PERF_TIMES_RUNNING	= 3,
+};
+
+/**
+ * struct perf_times - enabled/running totals of one event
+ * @enabled:	time_enabled, valid as of @stamp
+ * @running:	time_running, valid as of @stamp
+ * @stamp:	context-clock time of the last fold
+ * @mode:	what grows from @stamp on
+ *
+ * All times are on the clock of the event's context (for a cgroup event,
+ * its cgroup's clock).  Mutators run under the context lock.
+ */
+struct perf_times {
+	u64			enabled;
+	u64			running;
+	u64			stamp;
+	enum perf_times_mode	mode;
+};
+
+#endif /* _LINUX_PERF_CORE_TYPES_H */
