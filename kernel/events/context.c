@@ -1320,6 +1320,8 @@ EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);
  * Subsystem init.
  */
 
+static struct lock_class_key perf_cpu_ctx_lock_key;
+
 /**
  * perf_event_init - set perf events up, early at boot
  */
@@ -1331,6 +1333,12 @@ void __init perf_event_init(void)
 		struct perf_cpu_context *cpuctx = per_cpu_ptr(&perf_cpu_context, cpu);
 
 		perf_ctx_init(&cpuctx->ctx, NULL, cpu);
+		/*
+		 * A CPU context's lock is always taken before the task
+		 * context's (perf_ctx_lock()): a class of its own lets lockdep
+		 * check that order instead of seeing one lock taken twice.
+		 */
+		lockdep_set_class(&cpuctx->ctx.lock, &perf_cpu_ctx_lock_key);
 	}
 
 	perf_pmu_registry_init();
