@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Boot ARCH/KERNEL/DEBUG in QEMU and run one job in the guest:
 #
-#   boot.sh MODE [TESTS]     MODE: check | run | bench
+#   boot.sh MODE [TESTS]     MODE: check | run | bench | script
+#
+# script runs the shell script named by SCRIPT= in the guest (as
+# /suite/script, with the suite binaries beside it): for one-off
+# investigations such as perf test -v N, not for anything make check
+# relies on.
 #
 # Builds whatever is missing first.  The console is logged to
 # build/logs/<run>/console.log; the run directory is printed on stdout.
@@ -9,7 +14,7 @@
 # the log says so (the parser turns that into a failure).
 . "$(dirname "$0")/lib.sh"
 
-mode=${1:?usage: boot.sh check|run|bench [TESTS]}
+mode=${1:?usage: boot.sh check|run|bench|script [TESTS]}
 tests=${2:-}
 [ "$(id -u)" = 0 ] || die "run as root (the guest image needs device nodes)"
 
@@ -50,6 +55,10 @@ else
 		touch "$run/stage/suite/.perf-test"
 fi
 [ -x "$suite/bench" ] && cp "$suite/bench" "$run/stage/suite/"
+if [ "$mode" = script ]; then
+	[ -f "${SCRIPT:-}" ] || die "mode script needs SCRIPT=<file>"
+	install -m 755 "$SCRIPT" "$run/stage/suite/script"
+fi
 (cd "$run/stage" && find . | cpio -o -H newc -R 0:0 --quiet) > "$run/job.cpio"
 cat "$base_cpio" "$run/job.cpio" > "$run/initramfs.cpio"
 rm -rf "$run/stage" "$run/job.cpio"
@@ -67,7 +76,8 @@ arm64)
 	qemu=(qemu-system-aarch64 -machine virt -cpu max -smp 2 -m 2G
 	      -icount shift=0 -append "console=ttyAMA0 $append") ;;
 esac
-[ "$mode" = bench ] && [ "$ARCH" = x86_64 ] && qemu+=(-icount shift=0)
+[ "$mode" = bench ] || [ "$mode" = script ] && [ "$ARCH" = x86_64 ] &&
+	qemu+=(-icount shift=0)
 case "$mode" in
 check) limit=${CHECK_TIMEOUT:-1500} ;;
 bench) limit=900 ;;
