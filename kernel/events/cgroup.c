@@ -221,24 +221,6 @@ u64 perf_cgroup_event_time_now(struct perf_event *event, u64 now)
 }
 
 /**
- * perf_cgroup_set_timestamp() - start or stop the cgroup clocks of a CPU
- * @cpuctx: this CPU's context, its lock held
- * @start: true when the CPU context's clock starts, false when it stops
- *
- * The clocks of cpuctx->cgrp and all its ancestors follow the CPU
- * context's clock.  Starting an already running clock only updates it.
- */
-void perf_cgroup_set_timestamp(struct perf_cpu_context *cpuctx, bool start)
-{
-	perf_cgroup_sync_cpuctx(cpuctx);
-
-	if (start)
-		cgrp_chain_start(cpuctx->cgrp, perf_clock());
-	else
-		cgrp_chain_stop(cpuctx->cgrp, perf_clock());
-}
-
-/**
  * perf_cgroup_update_time() - bring this CPU's running cgroup clocks to now
  * @cpuctx: this CPU's context, its lock held
  */
@@ -303,15 +285,16 @@ void perf_cgroup_switch(struct task_struct *next)
 
 	cpuctx_pmus_disable(cpuctx);
 
-	/* Events going off fold their time on the outgoing clocks. */
-	cgrp_chain_advance(from, perf_clock());
-	perf_cpu_ctx_sched_out_cgroup(cpuctx);
-
 	/*
-	 * Hand the clocks over at one instant, so a common ancestor of both
-	 * cgroups loses no time: stop the old chain, start the new one.
+	 * One instant for the whole switch: events going off fold their time
+	 * on the outgoing clocks as of @now, and those clocks stop at @now,
+	 * so no time passes on them while their events are off (which would
+	 * count as enabled but not running).  The new chain starts at the
+	 * same instant, so a common ancestor of both cgroups loses no time.
 	 */
 	now = perf_clock();
+	cgrp_chain_advance(from, now);
+	perf_cpu_ctx_sched_out_cgroup(cpuctx);
 	cgrp_chain_stop(from, now);
 	drop = cpuctx_set_cgrp(cpuctx, to);
 	if (cpuctx->ctx.clock.running)

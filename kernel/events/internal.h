@@ -421,8 +421,6 @@ bool perf_cgroup_match(struct perf_event *event);
 /* Cgroup clock of @event's cgroup on this CPU. */
 u64 perf_cgroup_event_time(struct perf_event *event);
 u64 perf_cgroup_event_time_now(struct perf_event *event, u64 now);
-/* Start/stop the clocks of current's cgroup hierarchy on this CPU. */
-void perf_cgroup_set_timestamp(struct perf_cpu_context *cpuctx, bool start);
 void perf_cgroup_update_time(struct perf_cpu_context *cpuctx);
 /* Bring cpuctx->cgrp in line after the CPU context's nr_cgroups changed. */
 void perf_cgroup_sync_cpuctx(struct perf_cpu_context *cpuctx);
@@ -447,8 +445,6 @@ static inline u64 perf_cgroup_event_time_now(struct perf_event *event, u64 now)
 {
 	return 0;
 }
-static inline void perf_cgroup_set_timestamp(struct perf_cpu_context *cpuctx,
-					     bool start) { }
 static inline void perf_cgroup_update_time(struct perf_cpu_context *cpuctx) { }
 static inline void perf_cgroup_switch(struct task_struct *next) { }
 static inline void perf_cgroup_sync_cpuctx(struct perf_cpu_context *cpuctx) { }

@@ -417,11 +417,12 @@ static void perf_ctx_sched_out(struct perf_event_context *ctx, int type)
 
 	ctx->is_active &= ~(type & EVENT_ALL);
 	if (!(ctx->is_active & EVENT_ALL)) {
-		u64 now = perf_clock();
-
-		if (ctx->is_active & EVENT_FROZEN)
-			now = ctx->clock.stamp;
-		perf_tclock_stop(&ctx->clock, now);
+		/*
+		 * The clock stops at the instant the events went off, not at
+		 * a fresh perf_clock(): time between the two would count as
+		 * enabled but not running.
+		 */
+		perf_tclock_stop(&ctx->clock, ctx->clock.stamp);
 		ctx->is_active &= EVENT_FROZEN;
 	}
 }
@@ -430,11 +431,16 @@ static void perf_ctx_sched_in(struct perf_event_context *ctx, int type)
 {
 	struct perf_event_pmu_context *epc;
 
+	/*
+	 * A running clock is left as it is: every caller has just brought
+	 * it up to date (sched out, cgroup switch) or started it (the pinned
+	 * pass before this flexible one), and groups going on must do so at
+	 * that instant.  Advancing it here would count the time since as
+	 * enabled but not running for every group still waiting.
+	 */
 	if (!(ctx->is_active & EVENT_TIME)) {
 		perf_tclock_start(&ctx->clock, perf_clock());
 		ctx->is_active |= EVENT_TIME;
-	} else {
-		perf_ctx_update_time(ctx);
 	}
 	ctx->is_active |= type & EVENT_ALL;
 

@@ -588,4 +588,96 @@ TEST(read_is_idempotent_on_stopped_event)
 	close(fd);
 }
 
+/*
+ * A lone cpu-clock:u is never multiplexed, so however it was attached its
+ * time_enabled equals its time_running exactly, not just nearly: both
+ * advance from the same instants.  This is what perf test "Event times"
+ * checks; the five cases are its five ways of attaching.  ENABLE on an
+ * event that is already enabled must not disturb either time.
+ */
+static int open_clock_u(pid_t pid, int cpu, int disabled, int on_exec)
+{
+	struct perf_event_attr attr;
+
+	attr_sw(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.disabled = disabled;
+	attr.enable_on_exec = on_exec;
+	attr.read_format = TIMES_FMT;
+	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
+}
+
+static void expect_exact_times(struct __test_metadata *_metadata, int fd)
+{
+	__u64 buf[3];
+
+	ASSERT_EQ(24, read(fd, buf, sizeof(buf)));
+	EXPECT_GT(buf[1], 0);
+	EXPECT_EQ(buf[1], buf[2])
+		TH_LOG("enabled %llu running %llu", (unsigned long long)buf[1],
+		       (unsigned long long)buf[2]);
+}
+
+TEST(read_times_exact_enable_on_exec_child)
+{
+	int go[2], fd, status;
+	pid_t pid;
+	char c = 0;
+
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		execlp("true", "true", (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	fd = open_clock_u(pid, -1, 1, 1);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	expect_exact_times(_metadata, fd);
+	close(fd);
+	close(go[1]);
+}
+
+static void times_exact_attached(struct __test_metadata *_metadata,
+				 pid_t pid, int cpu, int disabled)
+{
+	int fd = open_clock_u(pid, cpu, disabled, 0);
+
+	ASSERT_GE(fd, 0);
+	if (disabled)
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	burn_cpu_ns(20000000);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	expect_exact_times(_metadata, fd);
+	close(fd);
+}
+
+TEST(read_times_exact_current_enabled)
+{
+	times_exact_attached(_metadata, 0, -1, 0);
+}
+
+TEST(read_times_exact_current_disabled)
+{
+	times_exact_attached(_metadata, 0, -1, 1);
+}
+
+TEST(read_times_exact_cpu0_enabled)
+{
+	times_exact_attached(_metadata, -1, 0, 0);
+}
+
+TEST(read_times_exact_cpu0_disabled)
+{
+	times_exact_attached(_metadata, -1, 0, 1);
+}
+
 TEST_HARNESS_MAIN
