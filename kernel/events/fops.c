@@ -95,48 +95,58 @@ static u64 fops_total_count(struct perf_event *event, u64 *enabled,
 			    u64 *running)
 {
 	struct perf_event *child;
-	u64 sum, t_en, t_run;
+	u64 sum;
 
 	mutex_lock(&event->child_mutex);
 
 	perf_event_read(event, false);
 	sum = perf_event_count(event);
-	perf_event_read_times(event, &t_en, &t_run);
-	*enabled = t_en + atomic64_read(&event->child_total_time_enabled);
-	*running = t_run + atomic64_read(&event->child_total_time_running);
+	*enabled = event->times.enabled +
+		   atomic64_read(&event->child_total_time_enabled);
+	*running = event->times.running +
+		   atomic64_read(&event->child_total_time_running);
 
 	list_for_each_entry(child, &event->child_list, child_list) {
 		perf_event_read(child, false);
 		sum += perf_event_count(child);
-		perf_event_read_times(child, &t_en, &t_run);
-		*enabled += t_en;
-		*running += t_run;
+		*enabled += child->times.enabled;
+		*running += child->times.running;
 	}
 
 	mutex_unlock(&event->child_mutex);
 	return sum;
 }
 
-/* A group read being accumulated over the group and its inherited copies. */
+/*
+ * A group read accumulated in place, in the layout read() returns:
+ * { nr; [enabled]; [running]; { value; [id]; [lost]; } member[nr]; }
+ * summed over the group and its inherited copies.
+ */
 struct fops_group_sum {
-	u64			enabled;
-	u64			running;
-	unsigned int		nr;	/* members: leader + siblings */
-	struct perf_read_member	*member;
+	u64		enabled;
+	u64		running;
+	u64		format;
+	unsigned int	nr;	/* members: leader + siblings */
+	unsigned int	stride;	/* u64 words per member */
+	u64		*member;	/* member[0].value in the output */
 };
 
 static void fops_group_sum_member(struct fops_group_sum *gs, unsigned int i,
 				  struct perf_event *event)
 {
+	u64 *m = gs->member + i * gs->stride;
+
 	if (WARN_ON_ONCE(i >= gs->nr))
 		return;
-	gs->member[i].value += perf_event_count(event);
-	gs->member[i].id = perf_event_primary(event)->id;
+	*m++ += perf_event_count(event);
+	if (gs->format & PERF_FORMAT_ID)
+		*m++ = perf_event_primary(event)->id;
 	/*
 	 * Not a sum: the value of the copy visited last is reported, which
 	 * is what the ABI has always given for a group read.
 	 */
-	gs->member[i].lost = atomic64_read(&event->lost_samples);
+	if (gs->format & PERF_FORMAT_LOST)
+		*m = atomic64_read(&event->lost_samples);
 }
 
 /*
@@ -152,14 +162,12 @@ static int fops_group_sum_add(struct fops_group_sum *gs,
 	struct perf_event *member;
 	unsigned long flags;
 	unsigned int i = 0;
-	u64 t_en, t_run;
 	int err;
 
 	/* One cross-call reads every member that is on a PMU. */
 	err = perf_event_read(head, true);
 	if (err)
 		return err;
-	perf_event_read_times(head, &t_en, &t_run);
 
 	/*
 	 * An inherited copy's members are in another task's context whose
@@ -179,8 +187,10 @@ static int fops_group_sum_add(struct fops_group_sum *gs,
 		goto unlock;
 	}
 
-	gs->enabled += t_en + atomic64_read(&head->child_total_time_enabled);
-	gs->running += t_run + atomic64_read(&head->child_total_time_running);
+	gs->enabled += head->times.enabled +
+		       atomic64_read(&head->child_total_time_enabled);
+	gs->running += head->times.running +
+		       atomic64_read(&head->child_total_time_running);
 
 	fops_group_sum_member(gs, i++, head);
 	for_each_sibling_event(member, head) {
@@ -192,17 +202,26 @@ unlock:
 	return err;
 }
 
+/*
+ * Group reads of up to this many u64 words (a group of 8 with both times,
+ * ids and lost counts needs 27) are built on the stack rather than
+ * allocated on every read.
+ */
+#define FOPS_GROUP_ONSTACK	28
+
 /* read() with PERF_FORMAT_GROUP: the whole group of @event. */
 static ssize_t fops_read_group(struct perf_event *event, char __user *buf,
 			       size_t count)
 {
 	u64 format = event->attr.read_format;
 	struct perf_event *head = event->group_leader;
-	struct fops_group_sum gs = { };
+	struct fops_group_sum gs = { .format = format };
+	u64 onstack[FOPS_GROUP_ONSTACK];
 	struct perf_event *copy;
+	unsigned int hdr = 1;
 	size_t len;
 	ssize_t ret;
-	u64 *out;
+	u64 *out = onstack;
 
 	lockdep_assert_held(&head->ctx->mutex);
 
@@ -211,12 +230,19 @@ static ssize_t fops_read_group(struct perf_event *event, char __user *buf,
 	if (count < len)
 		return -ENOSPC;
 
-	gs.member = kcalloc(gs.nr, sizeof(*gs.member), GFP_KERNEL);
-	out = kmalloc(len, GFP_KERNEL);
-	if (!gs.member || !out) {
-		ret = -ENOMEM;
-		goto free;
+	if (len > sizeof(onstack)) {
+		out = kzalloc(len, GFP_KERNEL);
+		if (!out)
+			return -ENOMEM;
+	} else {
+		memset(out, 0, len);
 	}
+	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		hdr++;
+	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		hdr++;
+	gs.member = out + hdr;
+	gs.stride = (len / sizeof(u64) - hdr) / gs.nr;
 
 	mutex_lock(&head->child_mutex);
 	ret = fops_group_sum_add(&gs, head);
@@ -231,12 +257,16 @@ static ssize_t fops_read_group(struct perf_event *event, char __user *buf,
 	if (ret)
 		goto free;
 
-	len = perf_read_fill(out, format, gs.enabled, gs.running, gs.member,
-			     gs.nr);
+	out[0] = gs.nr;
+	hdr = 1;
+	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		out[hdr++] = gs.enabled;
+	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		out[hdr] = gs.running;
 	ret = copy_to_user(buf, out, len) ? -EFAULT : len;
 free:
-	kfree(out);
-	kfree(gs.member);
+	if (out != onstack)
+		kfree(out);
 	return ret;
 }
 

@@ -227,9 +227,6 @@ void perf_ctx_lock(struct perf_cpu_context *cpuctx,
 void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
 		     struct perf_event_context *ctx);
 
-/* Clock of @event's context (its cgroup's for a cgroup event), now. */
-u64 perf_event_clock_now(struct perf_event *event);
-
 /*
  * The time of @event's context clock (or cgroup clock) as of its last
  * update: every state change in one scheduling operation uses the same
@@ -459,6 +456,14 @@ static inline bool is_cgroup_event(struct perf_event *event) { return false; }
 static inline u64 perf_clock(void)
 {
 	return local_clock();
+}
+
+/* Clock of @event's context (its cgroup's for a cgroup event), now. */
+static inline u64 perf_event_clock_now(struct perf_event *event)
+{
+	if (is_cgroup_event(event))
+		return perf_cgroup_event_time_now(event, perf_clock());
+	return perf_tclock_read(&event->ctx->clock, perf_clock());
 }
 
 /* Which recursion level we are in: 0 task, 1 softirq, 2 hardirq, 3 NMI. */

@@ -67,20 +67,6 @@ void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
 }
 
 /**
- * perf_event_clock_now - the clock @event's times are kept on, now
- * @event: an event in a context
- *
- * Return: the context's clock, or the cgroup's on this CPU for a cgroup
- * event.
- */
-u64 perf_event_clock_now(struct perf_event *event)
-{
-	if (is_cgroup_event(event))
-		return perf_cgroup_event_time_now(event, perf_clock());
-	return perf_tclock_read(&event->ctx->clock, perf_clock());
-}
-
-/**
  * perf_event_ctx_time - @event's clock as of its last update
  * @event: an event in a context, whose lock is held
  *
@@ -897,7 +883,20 @@ void perf_event_task_tick(void)
 struct perf_read_args {
 	struct perf_event	*event;
 	bool			group;
+	bool			done;	/* counts and times brought up to date */
 };
+
+/* Fold the time since the last update into @event's (and its group's). */
+static void perf_read_fold_times(struct perf_event *event, bool group)
+{
+	struct perf_event *sib;
+
+	perf_event_update_time(event);
+	if (!group)
+		return;
+	list_for_each_entry(sib, &event->sibling_list, sibling_entry)
+		perf_event_update_time(sib);
+}
 
 static void perf_read_on_cpu(void *info)
 {
@@ -915,21 +914,20 @@ static void perf_read_on_cpu(void *info)
 	raw_spin_lock(&ctx->lock);
 	if (ctx->is_active)
 		perf_ctx_update_time(ctx);
-	perf_event_update_time(event);
+	perf_read_fold_times(event, args->group);
+	args->done = true;
 	if (event->state != PERF_EVENT_STATE_ACTIVE ||
 	    event->oncpu != smp_processor_id())
 		goto out;
 
+	pmu = event->pmu;
 	if (!args->group) {
-		event->pmu->read(event);
+		pmu->read(event);
 		goto out;
 	}
-
-	pmu = event->pmu;
 	pmu->start_txn(pmu, PERF_PMU_TXN_READ);
 	pmu->read(event);
 	list_for_each_entry(sib, &event->sibling_list, sibling_entry) {
-		perf_event_update_time(sib);
 		if (sib->state == PERF_EVENT_STATE_ACTIVE)
 			sib->pmu->read(sib);
 	}
@@ -938,10 +936,33 @@ out:
 	raw_spin_unlock(&ctx->lock);
 }
 
+/*
+ * Not on a PMU (or its context moved on while we looked): the count is
+ * what it is, and the times need only the clock, which anyone holding
+ * the context lock may bring up to date.
+ */
+static void perf_read_off_pmu(struct perf_event *event, bool group)
+{
+	struct perf_event_context *ctx = event->ctx;
+	unsigned long flags;
+
+	if (!ctx)
+		return;
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (ctx->is_active & EVENT_TIME)
+		perf_ctx_update_time(ctx);
+	perf_read_fold_times(event, group);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+}
+
 /**
- * perf_event_read - bring @event's count up to date
+ * perf_event_read - bring @event's count and times up to date
  * @event: the event
  * @group: with all members of its group (@event is the leader)
+ *
+ * Afterwards event->count and event->times.enabled/.running (the
+ * members' too with @group) are as of now, so the caller reads them
+ * directly rather than consulting the clock again.
  *
  * Return: 0.
  */
@@ -968,6 +989,8 @@ int perf_event_read(struct perf_event *event, bool group)
 		}
 		preempt_enable();
 	}
+	if (!args.done)
+		perf_read_off_pmu(event, group);
 	return 0;
 }
 

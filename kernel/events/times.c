@@ -111,23 +111,6 @@ void perf_tclock_stop(struct perf_tclock *clk, u64 now)
 EXPORT_SYMBOL_IF_KUNIT(perf_tclock_stop);
 
 /**
- * perf_tclock_read() - the clock's value at @now
- * @clk: the clock
- * @now: current raw clock value
- *
- * Context: the owning context's lock, or any context where @clk cannot
- * change.
- * Return: the clock time at @now; @clk is not modified.
- */
-u64 perf_tclock_read(const struct perf_tclock *clk, u64 now)
-{
-	if (!clk->running)
-		return clk->time;
-	return clk->time + tc_elapsed(clk->stamp, now);
-}
-EXPORT_SYMBOL_IF_KUNIT(perf_tclock_read);
-
-/**
  * perf_tclock_read_lockless() - the clock's value at @now, without the lock
  * @clk: the clock
  * @now: current raw clock value

@@ -32,9 +32,27 @@ void perf_tclock_init(struct perf_tclock *clk);
 void perf_tclock_start(struct perf_tclock *clk, u64 now);
 void perf_tclock_stop(struct perf_tclock *clk, u64 now);
 void perf_tclock_update(struct perf_tclock *clk, u64 now);
-u64 perf_tclock_read(const struct perf_tclock *clk, u64 now);
 u64 perf_tclock_read_lockless(const struct perf_tclock *clk, u64 now);
 
+/**
+ * perf_tclock_read() - the clock's value at @now
+ * @clk: the clock
+ * @now: current raw clock value
+ *
+ * Inline: the task-clock event reads it on every read() and switch.  A
+ * @now older than the last update reads as no time passed (see times.c).
+ * Context: the owning context's lock, or any context where @clk cannot
+ * change.
+ * Return: the clock time at @now; @clk is not modified.
+ */
+static inline u64 perf_tclock_read(const struct perf_tclock *clk, u64 now)
+{
+	s64 d = (s64)(now - clk->stamp);
+
+	if (!clk->running || d <= 0)
+		return clk->time;
+	return clk->time + d;
+}
 
 enum perf_times_mode perf_times_mode_for(enum perf_event_state leader_state,
 					 enum perf_event_state state);
