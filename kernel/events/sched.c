@@ -501,6 +501,18 @@ void perf_task_ctx_sched_out(struct perf_event_context *ctx, int event_type)
 	perf_ctx_unlock(cpuctx, ctx);
 }
 
+/* Does @ctx have pinned groups on any PMU? */
+static bool perf_ctx_has_pinned(struct perf_event_context *ctx)
+{
+	struct perf_event_pmu_context *epc;
+
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (!list_empty(&epc->pinned_groups))
+			return true;
+	}
+	return false;
+}
+
 /**
  * perf_task_ctx_sched_in - schedule a task context in on this CPU
  * @ctx: the context of current
@@ -520,8 +532,14 @@ void perf_task_ctx_sched_in(struct perf_event_context *ctx)
 
 	if (!ctx->nr_events) {
 		perf_ctx_sched_in(ctx, EVENT_ALL);
-	} else if (cpuctx->ctx.nr_events && (cpuctx->ctx.is_active & EVENT_FLEXIBLE)) {
-		/* The task's pinned groups go before the CPU's flexible ones. */
+	} else if (cpuctx->ctx.nr_events &&
+		   (cpuctx->ctx.is_active & EVENT_FLEXIBLE) &&
+		   perf_ctx_has_pinned(ctx)) {
+		/*
+		 * The task's pinned groups go before the CPU's flexible ones,
+		 * which make room for them.  Without task pinned groups the
+		 * order already holds: task flexible ones come last anyway.
+		 */
 		perf_ctx_sched_out(&cpuctx->ctx, EVENT_FLEXIBLE);
 		perf_sched_in_all(cpuctx, ctx);
 	} else {
