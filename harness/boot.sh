@@ -78,6 +78,9 @@ arm64)
 esac
 [ "$mode" = bench ] || [ "$mode" = script ] && [ "$ARCH" = x86_64 ] &&
 	qemu+=(-icount shift=0)
+# QEMU_EXTRA: more QEMU options for one-off investigations (a monitor
+# socket, -d logging); never set by make check or make bench.
+[ -n "${QEMU_EXTRA:-}" ] && read -r -a extra <<<"$QEMU_EXTRA" && qemu+=("${extra[@]}")
 case "$mode" in
 check) limit=${CHECK_TIMEOUT:-1500} ;;
 bench) limit=900 ;;
@@ -92,7 +95,7 @@ log "booting $tag (limit ${limit}s), log: $run/console.log"
 start=$(date +%s)
 set +e
 timeout -k 10 "$limit" "${qemu[@]}" -nographic -no-reboot -kernel "$image" \
-	-initrd "$run/initramfs.cpio" < /dev/null 2>&1 | tr -d '\r' >> "$run/console.log"
+	-initrd "$run/initramfs.cpio" < /dev/null 2>&1 | stdbuf -oL tr -d '\r' >> "$run/console.log"
 rc=${PIPESTATUS[0]}
 set -e
 rm -f "$run/initramfs.cpio"
