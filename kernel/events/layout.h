@@ -74,6 +74,8 @@ struct perf_sample_layout {
 
 void perf_sample_layout_init(struct perf_sample_layout *layout,
 			     u64 sample_type, bool sample_id_all);
+u32 perf_sample_fixed_size(u64 sample_type);
+u32 perf_sample_id_size(u64 sample_type, bool sample_id_all);
 
 /**
  * struct perf_read_member - one event's values in a read

@@ -125,19 +125,17 @@ static u64 perf_sample_count(struct perf_event *event, bool own)
 void perf_event_compute_sizes(struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader ?: event;
-	struct perf_sample_layout layout;
+	u64 type = event->attr.sample_type;
 	u32 size;
-
-	perf_sample_layout_init(&layout, event->attr.sample_type,
-				event->attr.sample_id_all);
 
 	event->read_size = perf_read_size(event->attr.read_format,
 					  leader->nr_siblings + 1);
-	size = layout.fixed_size;
-	if (event->attr.sample_type & PERF_SAMPLE_READ)
+	size = perf_sample_fixed_size(type);
+	if (type & PERF_SAMPLE_READ)
 		size += event->read_size;
 	event->header_size = size;
-	event->id_header_size = layout.id_size;
+	event->id_header_size = perf_sample_id_size(type,
+						    event->attr.sample_id_all);
 }
 
 /**
@@ -1480,6 +1478,7 @@ static int perf_account_interrupt(struct perf_event *event, int throttle)
 	if (throttle && !stop &&
 	    hwc->interrupts >= READ_ONCE(max_samples_per_tick)) {
 		hwc->interrupts = MAX_INTERRUPTS;
+		__this_cpu_write(perf_throttled_here, true);
 		tick_dep_set_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
 		perf_log_throttle(event, 0);
 		stop = 1;
