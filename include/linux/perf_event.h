@@ -703,6 +703,7 @@ struct perf_event_context {
 	int				nr_events;
 	int				nr_user;	/* events that exclude kernel */
 	int				nr_cgroups;
+	int				nr_freq;	/* frequency-mode events */
 	int				is_active;	/* EVENT_* bits */
 
 	refcount_t			refcount;

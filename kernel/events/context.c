@@ -554,6 +554,8 @@ static void perf_ctx_link_event(struct perf_event *event,
 		ctx->nr_user++;
 	if (is_cgroup_event(event))
 		ctx->nr_cgroups++;
+	if (event->attr.freq)
+		ctx->nr_freq++;
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 
 	if (leader == event) {
@@ -583,6 +585,8 @@ static void perf_ctx_unlink_event(struct perf_event *event,
 		ctx->nr_user--;
 	if (is_cgroup_event(event))
 		ctx->nr_cgroups--;
+	if (event->attr.freq)
+		ctx->nr_freq--;
 	list_del_init(&event->event_entry);
 	if (event->group_leader == event)
 		perf_del_group_from_lists(event);
@@ -643,8 +647,8 @@ static void perf_install_fn(struct perf_event *event,
 	if (cpuctx && ctx->is_active &&
 	    event->state >= PERF_EVENT_STATE_INACTIVE &&
 	    event->group_leader->state >= PERF_EVENT_STATE_INACTIVE)
-		perf_ctx_resched(cpuctx, cpuctx->task_ctx, event->pmu_ctx->pmu,
-				 EVENT_ALL);
+		perf_ctx_resched(cpuctx, cpuctx->task_ctx, ctx,
+				 perf_group_kind(event->group_leader));
 }
 
 /**
@@ -701,7 +705,7 @@ static void perf_remove_fn(struct perf_event *event,
 		perf_cgroup_sync_cpuctx(cpuctx);
 	/* Former members that were waiting may fit now. */
 	if (promotes && cpuctx && ctx->is_active)
-		perf_ctx_resched(cpuctx, cpuctx->task_ctx, NULL, EVENT_ALL);
+		perf_ctx_resched(cpuctx, cpuctx->task_ctx, ctx, EVENT_ALL);
 }
 
 /**
@@ -752,8 +756,8 @@ static void perf_enable_fn(struct perf_event *event,
 		return;
 	if (!perf_event_filter_match(event))
 		return;
-	perf_ctx_resched(cpuctx, cpuctx->task_ctx, event->pmu_ctx->pmu,
-			 EVENT_ALL);
+	perf_ctx_resched(cpuctx, cpuctx->task_ctx, ctx,
+			 perf_group_kind(leader));
 }
 
 /**
@@ -1013,10 +1017,10 @@ static void perf_event_exit_child(struct perf_event *child,
 				  struct task_struct *task)
 {
 	struct perf_event *parent = child->parent;
-	u64 enabled, running;
+	/* Final: the state change to EXIT folded them and stopped them. */
+	u64 enabled = child->times.enabled, running = child->times.running;
 	bool mine = false;
 
-	perf_event_read_times(child, &enabled, &running);
 	if (child->attr.inherit_stat && task)
 		perf_event_read_event(child, task);
 
@@ -1160,7 +1164,7 @@ static void perf_exec_enable_fn(struct perf_event *event,
 		any = true;
 	}
 	if (any && cpuctx && ctx->is_active)
-		perf_ctx_resched(cpuctx, ctx, NULL, EVENT_ALL);
+		perf_ctx_resched(cpuctx, ctx, ctx, EVENT_ALL);
 }
 
 /**

@@ -246,14 +246,23 @@ void perf_ctx_update_time(struct perf_event_context *ctx);
 void perf_event_set_state(struct perf_event *event,
 			  enum perf_event_state state);
 
+/* An event on this CPU was throttled since the last tick (sched.c). */
+DECLARE_PER_CPU(bool, perf_throttled_here);
+
 /*
- * Re-evaluate @ctx after the set of enabled events changed: schedule out
- * what must make room and schedule in what can run (on the context's CPU,
- * locks held as for perf_ctx_fn).
+ * Re-evaluate this CPU's contexts after the set of enabled groups of
+ * @changed changed: schedule out what must make room and schedule in what
+ * can run (on the context's CPU, locks held as for perf_ctx_fn).
  */
 void perf_ctx_resched(struct perf_cpu_context *cpuctx,
 		      struct perf_event_context *task_ctx,
-		      struct pmu *pmu, int event_type);
+		      struct perf_event_context *changed, int event_type);
+
+/* EVENT_PINNED or EVENT_FLEXIBLE: which pass schedules @leader's group. */
+static inline int perf_group_kind(struct perf_event *leader)
+{
+	return leader->attr.pinned ? EVENT_PINNED : EVENT_FLEXIBLE;
+}
 
 /* Take @event (a group leader or member) off the PMU if it is on it. */
 void perf_event_sched_out(struct perf_event *event,

@@ -205,7 +205,14 @@ void perf_event_sched_out(struct perf_event *event,
 		cpc->exclusive = 0;
 }
 
-/* Charge a flexible group for the time it ran since it was last charged. */
+/*
+ * Charge a flexible group for the time it ran since it was last charged
+ * (its times were just folded by the state change that took it off).
+ * While every group of the PMU fits, the order of the queue decides
+ * nothing and the charge is skipped: re-sorting the queue on every
+ * context switch would be the flexible groups' main cost.  Those groups
+ * all ran the whole time, so when contention starts none is ahead.
+ */
 static void perf_flex_charge_group(struct perf_event *leader)
 {
 	struct perf_event_pmu_context *epc = leader->pmu_ctx;
@@ -213,10 +220,9 @@ static void perf_flex_charge_group(struct perf_event *leader)
 
 	if (leader->attr.pinned)
 		return;
-	perf_event_update_time(leader);
 	ran = leader->times.running - leader->flex_charged;
 	leader->flex_charged = leader->times.running;
-	if (ran)
+	if (ran && epc->flexible_missed)
 		perf_flex_charge(&epc->flexible, &leader->flex, ran);
 }
 
@@ -342,9 +348,7 @@ static void perf_epc_sched_out(struct perf_event_pmu_context *epc,
 	perf_pmu_disable(epc->pmu);
 	list_for_each_entry_safe(leader, tmp, &epc->active_groups,
 				 active_entry) {
-		int kind = leader->attr.pinned ? EVENT_PINNED : EVENT_FLEXIBLE;
-
-		if (type & kind)
+		if (type & perf_group_kind(leader))
 			perf_group_sched_out(leader, ctx);
 	}
 	perf_pmu_enable(epc->pmu);
@@ -460,24 +464,30 @@ static void perf_sched_in_all(struct perf_cpu_context *cpuctx,
  * perf_ctx_resched - re-place groups after the enabled set changed
  * @cpuctx: this CPU's context
  * @task_ctx: the task context scheduled in here, or NULL
- * @pmu: the PMU concerned, or NULL for all
- * @event_type: EVENT_* kinds that changed
+ * @changed: the context whose groups changed, or NULL if it may be either
+ * @event_type: EVENT_PINNED and/or EVENT_FLEXIBLE: the kinds that changed
  *
- * Flexible groups make room for pinned ones, so both contexts' flexible
- * groups come off and everything that can go on goes on again in the
- * documented order.  A pinned change also re-offers the CPU's pinned groups.
+ * Only what the change can displace comes off, so that the documented
+ * order (CPU pinned, task pinned, CPU flexible, task flexible) holds
+ * again once everything that can go on has gone on: a pinned change also
+ * takes off the flexible groups (they make room), a task change leaves
+ * the CPU's pinned groups alone and its flexible ones unless pinned
+ * groups changed.  Groups that stayed on are skipped by the sched in.
  */
 void perf_ctx_resched(struct perf_cpu_context *cpuctx,
 		      struct perf_event_context *task_ctx,
-		      struct pmu *pmu, int event_type)
+		      struct perf_event_context *changed, int event_type)
 {
-	int out = EVENT_FLEXIBLE;
+	int type = event_type & EVENT_ALL;
 
-	if (event_type & EVENT_PINNED)
-		out |= EVENT_PINNED;
+	if (type & EVENT_PINNED)
+		type |= EVENT_FLEXIBLE;
 	if (task_ctx)
-		perf_ctx_sched_out(task_ctx, EVENT_ALL);
-	perf_ctx_sched_out(&cpuctx->ctx, out);
+		perf_ctx_sched_out(task_ctx, type);
+	if (!changed || changed == &cpuctx->ctx)
+		perf_ctx_sched_out(&cpuctx->ctx, type);
+	else if (type & EVENT_PINNED)
+		perf_ctx_sched_out(&cpuctx->ctx, EVENT_FLEXIBLE);
 	perf_sched_in_all(cpuctx, task_ctx);
 }
 
@@ -712,6 +722,9 @@ void perf_sched_cb_dec(struct pmu *pmu)
 /**
  * perf_pmu_resched - re-place @pmu's groups on this CPU
  * @pmu: the PMU whose constraints changed
+ *
+ * Every PMU's groups are re-placed, not only @pmu's: cheap enough for
+ * the rare constraint change, and the order stays right for all.
  */
 void perf_pmu_resched(struct pmu *pmu)
 {
@@ -721,7 +734,7 @@ void perf_pmu_resched(struct pmu *pmu)
 
 	local_irq_save(flags);
 	perf_ctx_lock(cpuctx, task_ctx);
-	perf_ctx_resched(cpuctx, task_ctx, pmu, EVENT_ALL);
+	perf_ctx_resched(cpuctx, task_ctx, NULL, EVENT_ALL);
 	perf_ctx_unlock(cpuctx, task_ctx);
 	local_irq_restore(flags);
 }
@@ -862,14 +875,17 @@ static void perf_tick_event(struct perf_event *event, u64 now)
 		perf_adjust_freq_event(event, now);
 }
 
-static void perf_tick_ctx(struct perf_event_context *ctx)
+static void perf_tick_ctx(struct perf_event_context *ctx, bool throttled)
 {
 	struct perf_event_pmu_context *epc;
 	struct perf_event *leader, *sib;
-	u64 now = perf_clock();
+	u64 now;
 
-	if (!ctx || !ctx->nr_events || !(ctx->is_active & EVENT_ALL))
+	if (!ctx || !(ctx->is_active & EVENT_ALL))
 		return;
+	if (!ctx->nr_freq && !throttled)
+		return;
+	now = perf_clock();
 
 	raw_spin_lock(&ctx->lock);
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
@@ -883,6 +899,12 @@ static void perf_tick_ctx(struct perf_event_context *ctx)
 	raw_spin_unlock(&ctx->lock);
 }
 
+/*
+ * An event on this CPU was throttled since the last tick (output.c sets
+ * it): the tick must walk the active groups to let it run again.
+ */
+DEFINE_PER_CPU(bool, perf_throttled_here);
+
 /**
  * perf_event_task_tick - the scheduler tick on this CPU
  */
@@ -890,9 +912,13 @@ void perf_event_task_tick(void)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
 
+	bool throttled = __this_cpu_read(perf_throttled_here);
+
 	lockdep_assert_irqs_disabled();
-	perf_tick_ctx(&cpuctx->ctx);
-	perf_tick_ctx(cpuctx->task_ctx);
+	if (throttled)
+		__this_cpu_write(perf_throttled_here, false);
+	perf_tick_ctx(&cpuctx->ctx, throttled);
+	perf_tick_ctx(cpuctx->task_ctx, throttled);
 }
 
 /* ----------------------------------------------------------------------

@@ -54,8 +54,33 @@ static inline u64 perf_tclock_read(const struct perf_tclock *clk, u64 now)
 	return clk->time + d;
 }
 
-enum perf_times_mode perf_times_mode_for(enum perf_event_state leader_state,
-					 enum perf_event_state state);
+/**
+ * perf_times_mode_for() - which totals grow for an event in a given state
+ * @leader_state: state of the event's group leader (the event's own state
+ *		  for a leader)
+ * @state: state of the event
+ *
+ * A member is held back by its leader: while the leader is off (or worse)
+ * the member accumulates nothing, whatever its own state says.  When the
+ * leader crosses between off and on, the caller has to set the new mode of
+ * every member too.
+ *
+ * Inline: every state change of every event asks.
+ * Return: the mode to pass to perf_times_set_mode().
+ */
+static inline enum perf_times_mode
+perf_times_mode_for(enum perf_event_state leader_state,
+		    enum perf_event_state state)
+{
+	if (leader_state < PERF_EVENT_STATE_INACTIVE)
+		return PERF_TIMES_OFF;
+	if (state >= PERF_EVENT_STATE_ACTIVE)
+		return PERF_TIMES_RUNNING;
+	if (state >= PERF_EVENT_STATE_INACTIVE)
+		return PERF_TIMES_ENABLED;
+	return PERF_TIMES_OFF;
+}
+
 void perf_times_init(struct perf_times *pt, u64 clock_now,
 		     enum perf_times_mode mode);
 void perf_times_fold(struct perf_times *pt, u64 clock_now);
