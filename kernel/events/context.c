@@ -360,29 +360,6 @@ perf_event_ctx_lock_nested(struct perf_event *event, int nesting)
 	}
 }
 
-/**
- * perf_event_ctx_lock - perf_event_ctx_lock_nested() without a subclass
- * @event: the event
- *
- * Return: the locked context.
- */
-struct perf_event_context *perf_event_ctx_lock(struct perf_event *event)
-{
-	return perf_event_ctx_lock_nested(event, 0);
-}
-
-/**
- * perf_event_ctx_unlock - undo perf_event_ctx_lock()
- * @event: the event
- * @ctx: what perf_event_ctx_lock() returned
- */
-void perf_event_ctx_unlock(struct perf_event *event,
-			   struct perf_event_context *ctx)
-{
-	mutex_unlock(&ctx->mutex);
-	perf_put_ctx(ctx);
-}
-
 /* ----------------------------------------------------------------------
  * Running a change where the context runs.
  */

@@ -280,6 +280,9 @@ static ssize_t fops_read_single(struct perf_event *event, char __user *buf)
 	size_t len;
 
 	one.value = fops_total_count(event, &t_en, &t_run);
+	if (!format)	/* the common case: the count alone */
+		return put_user(one.value, (u64 __user *)buf) ?
+		       -EFAULT : sizeof(u64);
 	one.id = perf_event_primary(event)->id;
 	one.lost = atomic64_read(&event->lost_samples);
 

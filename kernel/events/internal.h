@@ -172,11 +172,21 @@ void perf_put_pmu_ctx(struct perf_event_pmu_context *epc);
  * Lock @event's context mutex; the context pointer is stable for the
  * caller until perf_event_ctx_unlock().  Returns the context.
  */
-struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
 struct perf_event_context *
 perf_event_ctx_lock_nested(struct perf_event *event, int nesting);
-void perf_event_ctx_unlock(struct perf_event *event,
-			   struct perf_event_context *ctx);
+
+static inline struct perf_event_context *
+perf_event_ctx_lock(struct perf_event *event)
+{
+	return perf_event_ctx_lock_nested(event, 0);
+}
+
+static inline void perf_event_ctx_unlock(struct perf_event *event,
+					 struct perf_event_context *ctx)
+{
+	mutex_unlock(&ctx->mutex);
+	perf_put_ctx(ctx);
+}
 
 /*
  * The function run by perf_ctx_call(): on the context's CPU, IRQs off,
