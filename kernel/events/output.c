@@ -1051,20 +1051,34 @@ static void perf_sb_finish(struct perf_output_handle *handle,
 }
 
 /*
- * Write a whole fixed-size record (@header first, @size bytes in all) with
- * its sample_id trailer; dropped, and counted lost, if there is no room.
+ * Write a whole record with its sample_id trailer: the fixed part (@header
+ * first, @size bytes in all), then @tail_size bytes from @tail (a name or
+ * path, already padded to 8 bytes); dropped, and counted lost, if there
+ * is no room.
  */
-static void perf_sb_emit(struct perf_event *event,
-			 struct perf_event_header *header,
-			 u32 type, u16 misc, u16 size)
+static void perf_sb_emit_tail(struct perf_event *event,
+			      struct perf_event_header *header,
+			      u32 type, u16 misc, u16 size,
+			      const void *tail, u16 tail_size)
 {
 	struct perf_output_handle handle;
 	struct perf_sample_data sample;
 
-	if (perf_sb_begin(&handle, &sample, event, header, type, misc, size))
+	if (perf_sb_begin(&handle, &sample, event, header, type, misc,
+			  size + tail_size))
 		return;
 	perf_output_copy(&handle, header, size);
+	if (tail_size)
+		perf_output_copy(&handle, tail, tail_size);
 	perf_sb_finish(&handle, &sample, event);
+}
+
+/* A record that is all fixed part. */
+static void perf_sb_emit(struct perf_event *event,
+			 struct perf_event_header *header,
+			 u32 type, u16 misc, u16 size)
+{
+	perf_sb_emit_tail(event, header, type, misc, size, NULL, 0);
 }
 
 /**
@@ -1994,8 +2008,6 @@ struct perf_comm_rec {
 static void perf_comm_emit(struct perf_event *event, void *arg)
 {
 	struct perf_comm_rec *cr = arg;
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
 	struct {
 		struct perf_event_header	header;
 		u32				pid;
@@ -2007,14 +2019,9 @@ static void perf_comm_emit(struct perf_event *event, void *arg)
 
 	rec.pid = perf_event_pid(event, cr->task);
 	rec.tid = perf_event_tid(event, cr->task);
-	if (perf_sb_begin(&handle, &sample, event, &rec.header,
-			  PERF_RECORD_COMM,
+	perf_sb_emit_tail(event, &rec.header, PERF_RECORD_COMM,
 			  cr->exec ? PERF_RECORD_MISC_COMM_EXEC : 0,
-			  sizeof(rec) + cr->size))
-		return;
-	perf_output_put(&handle, rec);
-	perf_output_copy(&handle, cr->comm, cr->size);
-	perf_sb_finish(&handle, &sample, event);
+			  sizeof(rec), cr->comm, cr->size);
 }
 
 /**
@@ -2046,8 +2053,6 @@ struct perf_ns_rec {
 static void perf_ns_emit(struct perf_event *event, void *arg)
 {
 	struct perf_ns_rec *nr = arg;
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
 	struct {
 		struct perf_event_header	header;
 		u32				pid;
@@ -2061,13 +2066,8 @@ static void perf_ns_emit(struct perf_event *event, void *arg)
 	rec.pid = perf_event_pid(event, nr->task);
 	rec.tid = perf_event_tid(event, nr->task);
 	rec.nr_namespaces = NR_NAMESPACES;
-	if (perf_sb_begin(&handle, &sample, event, &rec.header,
-			  PERF_RECORD_NAMESPACES, 0,
-			  sizeof(rec) + sizeof(nr->links)))
-		return;
-	perf_output_put(&handle, rec);
-	perf_output_put(&handle, nr->links);
-	perf_sb_finish(&handle, &sample, event);
+	perf_sb_emit_tail(event, &rec.header, PERF_RECORD_NAMESPACES, 0,
+			  sizeof(rec), nr->links, sizeof(nr->links));
 }
 
 /* Namespaces a task has, in the ABI's index order where configured. */
@@ -2138,8 +2138,6 @@ struct perf_cgroup_rec {
 static void perf_cgroup_emit(struct perf_event *event, void *arg)
 {
 	struct perf_cgroup_rec *cr = arg;
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
 	struct {
 		struct perf_event_header	header;
 		u64				id;
@@ -2147,12 +2145,8 @@ static void perf_cgroup_emit(struct perf_event *event, void *arg)
 
 	if (!event->attr.cgroup)
 		return;
-	if (perf_sb_begin(&handle, &sample, event, &rec.header,
-			  PERF_RECORD_CGROUP, 0, sizeof(rec) + cr->size))
-		return;
-	perf_output_put(&handle, rec);
-	perf_output_copy(&handle, cr->path, cr->size);
-	perf_sb_finish(&handle, &sample, event);
+	perf_sb_emit_tail(event, &rec.header, PERF_RECORD_CGROUP, 0,
+			  sizeof(rec), cr->path, cr->size);
 }
 
 /**
@@ -2444,8 +2438,6 @@ struct perf_ksym_rec {
 static void perf_ksym_emit(struct perf_event *event, void *arg)
 {
 	struct perf_ksym_rec *kr = arg;
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
 	struct {
 		struct perf_event_header	header;
 		u64				addr;
@@ -2461,12 +2453,8 @@ static void perf_ksym_emit(struct perf_event *event, void *arg)
 
 	if (!event->attr.ksymbol)
 		return;
-	if (perf_sb_begin(&handle, &sample, event, &rec.header,
-			  PERF_RECORD_KSYMBOL, 0, sizeof(rec) + kr->name_size))
-		return;
-	perf_output_put(&handle, rec);
-	perf_output_copy(&handle, kr->name, kr->name_size);
-	perf_sb_finish(&handle, &sample, event);
+	perf_sb_emit_tail(event, &rec.header, PERF_RECORD_KSYMBOL, 0,
+			  sizeof(rec), kr->name, kr->name_size);
 }
 
 /**
