@@ -493,21 +493,12 @@ TEST(ioctl_set_output_other_cpu_einval)
 TEST(ioctl_set_output_other_task_einval)
 {
 	struct perf_event_attr attr;
-	int go[2], mine, theirs, status;
+	int go, mine, theirs, status;
 	void *rb;
 	pid_t pid;
-	char c = 0;
 
-	ASSERT_EQ(0, pipe(go));
-	pid = fork();
+	pid = fork_held(&go, NULL);
 	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		close(go[1]);
-		if (read(go[0], &c, 1) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(go[0]);
 	attr_sw(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.sample_period = 1;
 	theirs = sys_perf_event_open(&attr, pid, -1, -1, 0);
@@ -522,7 +513,7 @@ TEST(ioctl_set_output_other_task_einval)
 	rb_unmap(rb);
 	close(mine);
 	close(theirs);
-	close(go[1]);
+	close(go);
 	waitpid(pid, &status, 0);
 }
 

@@ -192,6 +192,40 @@ static inline int run_unprivileged(int paranoid, int (*fn)(void *), void *arg)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/*
+ * Fork a child that waits until the parent writes one byte to *go (so the
+ * parent can attach events to it first), then runs fn() (NULL: nothing)
+ * and exits 0; if *go is closed instead it exits at once.  Returns the
+ * child's pid, or -1; *go is the write end, for the parent to close.
+ */
+static inline pid_t fork_held(int *go, void (*fn)(void))
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) == 1 && fn)
+			fn();
+		_exit(0);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+/* Let a child of fork_held() go on. */
+static inline int release_held(int go)
+{
+	char c = 0;
+
+	return write(go, &c, 1) == 1 ? 0 : -1;
+}
+
 /* Spin for roughly ns nanoseconds of this thread's CPU time. */
 static inline void burn_cpu_ns(long ns)
 {

@@ -475,6 +475,11 @@ TEST(read_sibling_after_leader_closed)
 	close(sib);
 }
 
+static void burn_5ms(void)
+{
+	burn_cpu_ns(5000000);
+}
+
 /*
  * An event on another task that has exited still reads: it returns the
  * final count, which no longer changes.
@@ -483,27 +488,17 @@ TEST(read_exited_child_final_value)
 {
 	__u64 a[3], b[3];
 	struct perf_event_attr attr;
-	int go[2], fd, status;
+	int go, fd, status;
 	pid_t pid;
-	char c = 0;
 
-	ASSERT_EQ(0, pipe(go));
-	pid = fork();
+	pid = fork_held(&go, burn_5ms);
 	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		burn_cpu_ns(5000000);
-		_exit(0);
-	}
-	close(go[0]);
 	attr_sw(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.disabled = 0;
 	attr.read_format = TIMES_FMT;
 	fd = sys_perf_event_open(&attr, pid, -1, -1, 0);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(0, release_held(go));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
@@ -518,7 +513,7 @@ TEST(read_exited_child_final_value)
 	EXPECT_EQ(a[1], b[1]);
 	EXPECT_EQ(a[2], b[2]);
 	close(fd);
-	close(go[1]);
+	close(go);
 }
 
 /*
@@ -619,31 +614,27 @@ static void expect_exact_times(struct __test_metadata *_metadata, int fd)
 		       (unsigned long long)buf[2]);
 }
 
+static void exec_true(void)
+{
+	execlp("true", "true", (char *)NULL);
+	_exit(127);
+}
+
 TEST(read_times_exact_enable_on_exec_child)
 {
-	int go[2], fd, status;
+	int go, fd, status;
 	pid_t pid;
-	char c = 0;
 
-	ASSERT_EQ(0, pipe(go));
-	pid = fork();
+	pid = fork_held(&go, exec_true);
 	ASSERT_GE(pid, 0);
-	if (pid == 0) {
-		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		execlp("true", "true", (char *)NULL);
-		_exit(127);
-	}
-	close(go[0]);
 	fd = open_clock_u(pid, -1, 1, 1);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(0, release_held(go));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	expect_exact_times(_metadata, fd);
 	close(fd);
-	close(go[1]);
+	close(go);
 }
 
 static void times_exact_attached(struct __test_metadata *_metadata,
