@@ -869,8 +869,11 @@ perf_inherit_event(struct perf_event *event, struct task_struct *child,
 	struct perf_event *copy;
 	struct pmu *pmu;
 
-	if (origin->state <= PERF_EVENT_STATE_EXIT)
-		return NULL;
+	/*
+	 * An origin whose task has exited (EXIT) still has children: they
+	 * and their own children keep counting for it.  Only a released
+	 * origin (DEAD, checked below) takes no new ones.
+	 */
 	if (!perf_event_tryget(origin))
 		return NULL;
 
@@ -899,14 +902,28 @@ perf_inherit_event(struct perf_event *event, struct task_struct *child,
 
 	perf_get_ctx(child_ctx);
 	WRITE_ONCE(copy->ctx, child_ctx);
-	raw_spin_lock_irq(&child_ctx->lock);
-	perf_ctx_link_event(copy, child_ctx);
-	raw_spin_unlock_irq(&child_ctx->lock);
 
+	/*
+	 * Releasing the origin marks it DEAD and then reaps the children it
+	 * finds on its child_list: test and link under child_mutex, so that
+	 * either the release sees the copy or we see DEAD.  The reaper also
+	 * takes the child context's mutex, which our caller holds until the
+	 * copy is in the context.
+	 */
 	mutex_lock(&origin->child_mutex);
+	if (origin->state == PERF_EVENT_STATE_DEAD) {
+		mutex_unlock(&origin->child_mutex);
+		perf_free_event(copy);
+		put_event(origin);
+		return NULL;
+	}
 	list_add_tail(&copy->child_list, &origin->child_list);
 	mutex_unlock(&origin->child_mutex);
 	copy->attach_state |= PERF_ATTACH_CHILD;
+
+	raw_spin_lock_irq(&child_ctx->lock);
+	perf_ctx_link_event(copy, child_ctx);
+	raw_spin_unlock_irq(&child_ctx->lock);
 	return copy;
 }
 
@@ -975,11 +992,15 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 				break;
 			}
 			rcu_assign_pointer(child->perf_event_ctxp, child_ctx);
+			mutex_lock_nested(&child_ctx->mutex,
+					  SINGLE_DEPTH_NESTING);
 		}
 		err = perf_inherit_group(event, child, child_ctx);
 		if (err)
 			break;
 	}
+	if (child_ctx)
+		mutex_unlock(&child_ctx->mutex);
 	mutex_unlock(&parent_ctx->mutex);
 	perf_put_ctx(parent_ctx);
 	return err;

@@ -118,6 +118,64 @@ TEST(inherit_fork_child_page_faults_folded_at_exit)
 	munmap(p, NPAGES * PAGE);
 }
 
+/*
+ * The task an event was opened on exits while a child it forked lives on
+ * and forks again: the grandchild is still counted.  Inheritance follows
+ * the event, not its task; perf stat on a program whose first process
+ * exits early (a daemon, a shell that execs into a pipeline) relies on it.
+ */
+static void fork_orphan_then_grandchild(void)
+{
+	pid_t first = getpid(), pid;
+
+	pid = fork();
+	if (pid != 0)
+		_exit(pid < 0);		/* the opened-on task exits at once */
+	/* Wait to be orphaned: the event's own task has gone by then. */
+	while (getppid() == first)
+		usleep(1000);
+	pid = fork();
+	if (pid == 0) {
+		char *p = map_pages(NPAGES);
+
+		if (!p)
+			_exit(2);
+		touch_pages(p, NPAGES);
+		_exit(0);
+	}
+	_exit(pid < 0 || wait_exit0(pid));
+}
+
+TEST(inherit_grandchild_after_origin_task_exit_counted)
+{
+	struct perf_event_attr attr;
+	int done[2], go, fd;
+	__u64 v = 0;
+	pid_t pid;
+	char c;
+
+	/* Both descendants inherit the write end; EOF says both are gone. */
+	ASSERT_EQ(0, pipe(done));
+	pid = fork_held(&go, fork_orphan_then_grandchild);
+	ASSERT_GT(pid, 0);
+	close(done[1]);
+
+	attr_sw(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.inherit = 1;
+	attr.disabled = 0;
+	fd = sys_perf_event_open(&attr, pid, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, release_held(go));
+	close(go);
+	ASSERT_EQ(0, wait_exit0(pid));
+	ASSERT_EQ(0, read(done[0], &c, 1));
+	close(done[0]);
+
+	ASSERT_EQ(0, read_count(fd, &v));
+	EXPECT_GE(v, NPAGES);
+	close(fd);
+}
+
 TEST(inherit_zero_fork_child_not_counted)
 {
 	char *p = map_pages(NPAGES);
