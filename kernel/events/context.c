@@ -1231,13 +1231,14 @@ static void perf_cpu_offline_ipi(void *info)
 	struct perf_event *leader, *tmp;
 
 	perf_ctx_lock(cpuctx, NULL);
+	/* Groups go off at the instant the clock stops. */
+	perf_ctx_update_time(ctx);
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
 		list_for_each_entry_safe(leader, tmp, &epc->active_groups,
 					 active_entry)
 			perf_group_sched_out(leader, ctx);
 	}
-	perf_ctx_update_time(ctx);
-	perf_tclock_stop(&ctx->clock, perf_clock());
+	perf_tclock_stop(&ctx->clock, ctx->clock.stamp);
 	ctx->is_active = 0;
 	perf_ctx_unlock(cpuctx, NULL);
 }

@@ -237,13 +237,6 @@ void perf_ctx_lock(struct perf_cpu_context *cpuctx,
 void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
 		     struct perf_event_context *ctx);
 
-/*
- * The time of @event's context clock (or cgroup clock) as of its last
- * update: every state change in one scheduling operation uses the same
- * instant, so members of a group see identical times.
- */
-u64 perf_event_ctx_time(struct perf_event *event);
-
 /* Fold the time up to now into @event's totals (ctx->lock held). */
 void perf_event_update_time(struct perf_event *event);
 /* Update the context clock (ctx->lock held). */
@@ -475,6 +468,19 @@ static inline bool is_cgroup_event(struct perf_event *event) { return false; }
 static inline u64 perf_clock(void)
 {
 	return local_clock();
+}
+
+/*
+ * The time of @event's context clock (or cgroup clock) as of its last
+ * update (ctx->lock held): every state change in one scheduling operation
+ * uses the same instant, so members of a group see identical times.
+ * Inline: every state change of every event asks.
+ */
+static inline u64 perf_event_ctx_time(struct perf_event *event)
+{
+	if (is_cgroup_event(event))
+		return perf_cgroup_event_time(event);
+	return event->ctx->clock.time;
 }
 
 /* Clock of @event's context (its cgroup's for a cgroup event), now. */

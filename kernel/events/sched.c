@@ -67,20 +67,6 @@ void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
 }
 
 /**
- * perf_event_ctx_time - @event's clock as of its last update
- * @event: an event in a context, whose lock is held
- *
- * Return: the context's (or cgroup's) clock value at the instant it was
- * last brought up to date.
- */
-u64 perf_event_ctx_time(struct perf_event *event)
-{
-	if (is_cgroup_event(event))
-		return perf_cgroup_event_time(event);
-	return event->ctx->clock.time;
-}
-
-/**
  * perf_ctx_update_time - bring a context's clock up to now
  * @ctx: the context, its lock held
  */
@@ -107,12 +93,11 @@ void perf_event_update_time(struct perf_event *event)
 	perf_times_fold(&event->times, perf_event_ctx_time(event));
 }
 
-static void perf_event_update_mode(struct perf_event *event, u64 now)
+static void perf_event_update_mode(struct perf_event *event,
+				   enum perf_event_state leader_state, u64 now)
 {
-	enum perf_times_mode mode;
-
-	mode = perf_times_mode_for(event->group_leader->state, event->state);
-	perf_times_set_mode(&event->times, now, mode);
+	perf_times_set_mode(&event->times, now,
+			    perf_times_mode_for(leader_state, event->state));
 }
 
 /**
@@ -120,25 +105,26 @@ static void perf_event_update_mode(struct perf_event *event, u64 now)
  * @event: the event, its context lock held
  * @state: the new state
  *
- * A leader's members change mode with it, since a member only counts time
- * while its leader is enabled.
+ * A member only counts time while its leader is at least inactive, so
+ * when a leader crosses that line its members change mode with it.
  */
 void perf_event_set_state(struct perf_event *event,
 			  enum perf_event_state state)
 {
+	bool was_enabled = event->state >= PERF_EVENT_STATE_INACTIVE;
+	bool is_enabled = state >= PERF_EVENT_STATE_INACTIVE;
 	struct perf_event *sib;
-	u64 now = 0;
+	u64 now;
 
-	if (event->ctx)
-		now = perf_event_ctx_time(event);
 	event->state = state;
 	if (!event->ctx)
 		return;
-	perf_event_update_mode(event, now);
-	if (event->group_leader != event)
+	now = perf_event_ctx_time(event);
+	perf_event_update_mode(event, event->group_leader->state, now);
+	if (event->group_leader != event || was_enabled == is_enabled)
 		return;
 	list_for_each_entry(sib, &event->sibling_list, sibling_entry)
-		perf_event_update_mode(sib, now);
+		perf_event_update_mode(sib, state, now);
 }
 
 /* ----------------------------------------------------------------------
@@ -226,6 +212,23 @@ static void perf_flex_charge_group(struct perf_event *leader)
 		perf_flex_charge(&epc->flexible, &leader->flex, ran);
 }
 
+/* perf_group_sched_out() for a caller that holds the PMU disabled. */
+static void perf_group_off(struct perf_event *leader,
+			   struct perf_event_context *ctx)
+{
+	struct perf_event *sib;
+
+	if (leader->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+
+	perf_event_sched_out(leader, ctx);
+	list_for_each_entry(sib, &leader->sibling_list, sibling_entry)
+		perf_event_sched_out(sib, ctx);
+
+	list_del_init(&leader->active_entry);
+	perf_flex_charge_group(leader);
+}
+
 /**
  * perf_group_sched_out - take a whole group off its PMU
  * @leader: the group leader
@@ -234,19 +237,14 @@ static void perf_flex_charge_group(struct perf_event *leader)
 void perf_group_sched_out(struct perf_event *leader,
 			  struct perf_event_context *ctx)
 {
-	struct perf_event *sib;
+	struct pmu *pmu = leader->pmu_ctx->pmu;
 
 	if (leader->state != PERF_EVENT_STATE_ACTIVE)
 		return;
-
-	perf_pmu_disable(leader->pmu_ctx->pmu);
-	perf_event_sched_out(leader, ctx);
-	list_for_each_entry(sib, &leader->sibling_list, sibling_entry)
-		perf_event_sched_out(sib, ctx);
-	perf_pmu_enable(leader->pmu_ctx->pmu);
-
-	list_del_init(&leader->active_entry);
-	perf_flex_charge_group(leader);
+	/* The members go off together, as they went on. */
+	perf_pmu_disable(pmu);
+	perf_group_off(leader, ctx);
+	perf_pmu_enable(pmu);
 }
 
 /*
@@ -349,7 +347,7 @@ static void perf_epc_sched_out(struct perf_event_pmu_context *epc,
 	list_for_each_entry_safe(leader, tmp, &epc->active_groups,
 				 active_entry) {
 		if (type & perf_group_kind(leader))
-			perf_group_sched_out(leader, ctx);
+			perf_group_off(leader, ctx);
 	}
 	perf_pmu_enable(epc->pmu);
 }
@@ -575,7 +573,7 @@ void perf_cpu_ctx_sched_out_cgroup(struct perf_cpu_context *cpuctx)
 		list_for_each_entry_safe(leader, tmp, &epc->active_groups,
 					 active_entry) {
 			if (is_cgroup_event(leader))
-				perf_group_sched_out(leader, ctx);
+				perf_group_off(leader, ctx);
 		}
 	}
 }

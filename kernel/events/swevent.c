@@ -543,13 +543,30 @@ static u64 swclock_read_clock(struct perf_event *event)
 	return local_clock();
 }
 
-/* Add the time since the last fold to the count. */
-static void swclock_fold(struct perf_event *event)
+/*
+ * The clock at the instant of a scheduling operation (add and del).  The
+ * pass that calls them has just brought the context clock up to date, and
+ * reading it again would cost a clock read per event; it also makes a
+ * task-clock count exactly the time_running the same pass accounts.
+ */
+static u64 swclock_sched_clock(struct perf_event *event)
 {
-	u64 now = swclock_read_clock(event);
+	if (event->pmu == &task_clock_pmu)
+		return perf_event_ctx_time(event);
+	return local_clock();
+}
+
+/* Add the time from the last fold to @now to the count. */
+static void swclock_fold_at(struct perf_event *event, u64 now)
+{
 	u64 then = local64_xchg(&event->hw.prev_count, now);
 
 	local64_add(now - then, &event->count);
+}
+
+static void swclock_fold(struct perf_event *event)
+{
+	swclock_fold_at(event, swclock_read_clock(event));
 }
 
 static enum hrtimer_restart swclock_timer_fn(struct hrtimer *timer)
@@ -626,40 +643,50 @@ static void swclock_timer_disarm(struct perf_event *event)
 	hrtimer_try_to_cancel(&hwc->hrtimer);
 }
 
-static void swclock_start(struct perf_event *event, int flags)
+static void swclock_start_at(struct perf_event *event, u64 now)
 {
 	/*
 	 * Already counting (a throttled event being let go again): only
 	 * the timer needs restarting, the count carries on.
 	 */
 	if (event->hw.state & PERF_HES_STOPPED) {
-		local64_set(&event->hw.prev_count, swclock_read_clock(event));
+		local64_set(&event->hw.prev_count, now);
 		event->hw.state = 0;
 	}
 	swclock_timer_arm(event);
 }
 
-static void swclock_stop(struct perf_event *event, int flags)
+static void swclock_stop_at(struct perf_event *event, u64 now)
 {
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	swclock_timer_disarm(event);
-	swclock_fold(event);
+	swclock_fold_at(event, now);
+}
+
+static void swclock_start(struct perf_event *event, int flags)
+{
+	swclock_start_at(event, swclock_read_clock(event));
+}
+
+static void swclock_stop(struct perf_event *event, int flags)
+{
+	swclock_stop_at(event, swclock_read_clock(event));
 }
 
 static int swclock_add(struct perf_event *event, int flags)
 {
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
-		swclock_start(event, flags);
+		swclock_start_at(event, swclock_sched_clock(event));
 	perf_event_update_userpage(event);
 	return 0;
 }
 
 static void swclock_del(struct perf_event *event, int flags)
 {
-	swclock_stop(event, PERF_EF_UPDATE);
+	swclock_stop_at(event, swclock_sched_clock(event));
 }
 
 static void swclock_read(struct perf_event *event)

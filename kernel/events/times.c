@@ -2,11 +2,11 @@
 /*
  * perfcore: time accounting for perf events; see times.h for the model.
  *
- * Every interval is computed by tc_elapsed(), which treats a timestamp
- * older than the previous one as "no time passed".  perf_clock() is only
- * monotonic per CPU, and a context can be updated from another CPU than
- * the one that stamped it last; a small step backwards must not turn into
- * an almost-2^64 jump of a total.
+ * Every interval is computed by perf_times_elapsed() (times.h), which
+ * treats a timestamp older than the previous one as "no time passed".
+ * perf_clock() is only monotonic per CPU, and a context can be updated
+ * from another CPU than the one that stamped it last; a small step
+ * backwards must not turn into an almost-2^64 jump of a total.
  */
 #include <kunit/visibility.h>
 #include <linux/compiler.h>
@@ -14,16 +14,6 @@
 #include <asm/barrier.h>
 
 #include "times.h"
-
-#define PT_GROWS_ENABLED	0x1
-#define PT_GROWS_RUNNING	0x2
-
-static inline u64 tc_elapsed(u64 from, u64 to)
-{
-	s64 d = (s64)(to - from);
-
-	return d > 0 ? (u64)d : 0;
-}
 
 /**
  * perf_tclock_init() - reset a context clock to zero, stopped
@@ -64,7 +54,7 @@ void perf_tclock_update(struct perf_tclock *clk, u64 now)
 
 	if (!clk->running)
 		return;
-	d = tc_elapsed(clk->stamp, now);
+	d = perf_times_elapsed(clk->stamp, now);
 	if (d)
 		tc_publish(clk, clk->time + d, now);
 }
@@ -158,48 +148,11 @@ static void pt_extend(u64 enabled, u64 running, u64 stamp,
 		      enum perf_times_mode mode, u64 clock_now,
 		      u64 *out_enabled, u64 *out_running)
 {
-	u64 d = tc_elapsed(stamp, clock_now);
+	u64 d = perf_times_elapsed(stamp, clock_now);
 
-	*out_enabled = enabled + ((mode & PT_GROWS_ENABLED) ? d : 0);
-	*out_running = running + ((mode & PT_GROWS_RUNNING) ? d : 0);
+	*out_enabled = enabled + ((mode & PERF_TIMES_GROWS_ENABLED) ? d : 0);
+	*out_running = running + ((mode & PERF_TIMES_GROWS_RUNNING) ? d : 0);
 }
-
-/**
- * perf_times_fold() - account the time up to @clock_now in the totals
- * @pt: the totals
- * @clock_now: current time of the event's context clock
- *
- * Afterwards @pt->enabled and @pt->running are exact as of @clock_now.
- * A @clock_now older than the last fold changes nothing.
- * Context: the context lock.
- */
-void perf_times_fold(struct perf_times *pt, u64 clock_now)
-{
-	if (!tc_elapsed(pt->stamp, clock_now))
-		return;
-	pt_extend(pt->enabled, pt->running, pt->stamp, pt->mode, clock_now,
-		  &pt->enabled, &pt->running);
-	pt->stamp = clock_now;
-}
-EXPORT_SYMBOL_IF_KUNIT(perf_times_fold);
-
-/**
- * perf_times_set_mode() - switch what grows, from @clock_now on
- * @pt: the totals
- * @clock_now: current time of the event's context clock
- * @mode: new mode, usually from perf_times_mode_for()
- *
- * The time since the last fold is accounted under the old mode first, so
- * a state change never applies retroactively.
- * Context: the context lock.
- */
-void perf_times_set_mode(struct perf_times *pt, u64 clock_now,
-			 enum perf_times_mode mode)
-{
-	perf_times_fold(pt, clock_now);
-	pt->mode = mode;
-}
-EXPORT_SYMBOL_IF_KUNIT(perf_times_set_mode);
 
 /**
  * perf_times_read() - the totals at @clock_now, without folding

@@ -81,11 +81,63 @@ perf_times_mode_for(enum perf_event_state leader_state,
 	return PERF_TIMES_OFF;
 }
 
+#define PERF_TIMES_GROWS_ENABLED	0x1
+#define PERF_TIMES_GROWS_RUNNING	0x2
+
+/*
+ * Time from @from to @to; a @to older than @from (perf_clock() is only
+ * monotonic per CPU) reads as no time passed rather than as a huge jump.
+ */
+static inline u64 perf_times_elapsed(u64 from, u64 to)
+{
+	s64 d = (s64)(to - from);
+
+	return d > 0 ? (u64)d : 0;
+}
+
 void perf_times_init(struct perf_times *pt, u64 clock_now,
 		     enum perf_times_mode mode);
-void perf_times_fold(struct perf_times *pt, u64 clock_now);
-void perf_times_set_mode(struct perf_times *pt, u64 clock_now,
-			 enum perf_times_mode mode);
+
+/**
+ * perf_times_fold() - account the time up to @clock_now in the totals
+ * @pt: the totals
+ * @clock_now: current time of the event's context clock
+ *
+ * Afterwards @pt->enabled and @pt->running are exact as of @clock_now.
+ * A @clock_now older than the last fold changes nothing.  Inline: every
+ * state change of every event folds.
+ * Context: the context lock.
+ */
+static inline void perf_times_fold(struct perf_times *pt, u64 clock_now)
+{
+	u64 d = perf_times_elapsed(pt->stamp, clock_now);
+
+	if (!d)
+		return;
+	if (pt->mode & PERF_TIMES_GROWS_ENABLED)
+		pt->enabled += d;
+	if (pt->mode & PERF_TIMES_GROWS_RUNNING)
+		pt->running += d;
+	pt->stamp = clock_now;
+}
+
+/**
+ * perf_times_set_mode() - switch what grows, from @clock_now on
+ * @pt: the totals
+ * @clock_now: current time of the event's context clock
+ * @mode: new mode, usually from perf_times_mode_for()
+ *
+ * The time since the last fold is accounted under the old mode first, so
+ * a state change never applies retroactively.
+ * Context: the context lock.
+ */
+static inline void perf_times_set_mode(struct perf_times *pt, u64 clock_now,
+				       enum perf_times_mode mode)
+{
+	perf_times_fold(pt, clock_now);
+	pt->mode = mode;
+}
+
 void perf_times_read(const struct perf_times *pt, u64 clock_now,
 		     u64 *enabled, u64 *running);
 void perf_times_read_lockless(const struct perf_times *pt,
