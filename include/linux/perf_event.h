@@ -712,6 +712,16 @@ struct perf_event_context {
 
 	struct perf_tclock		clock;
 
+	/*
+	 * Clones (kernel/events/clone.c): a task context that is a copy of
+	 * clone_of as of that context's generation clone_gen may be traded
+	 * with it at a context switch.  generation counts changes of the
+	 * event set.  All three under lock, with mutex held to change.
+	 */
+	struct perf_event_context	*clone_of;
+	u64				clone_gen;
+	u64				generation;
+
 	struct rcu_head			rcu_head;
 };
 

@@ -25,6 +25,11 @@
  *    protect the lists that scheduling walks and every event's state,
  *    times and PMU membership.  perf_ctx_lock() takes them in order.
  *
+ * A task's context is not always the one it started with: a switch
+ * between two tasks whose contexts are clones of each other may trade
+ * them (clone.c).  Code that changes a task's context through the task
+ * claims it first (perf_task_ctx_claim()), under its mutex.
+ *
  * Changing an active context means running on its CPU: perf_ctx_call()
  * sends an IPI there (to the CPU of the event for a CPU context, to the
  * CPU the task runs on for a task context) and runs the change with both
@@ -33,7 +38,8 @@
  * it can schedule the context in.
  *
  * Reference counts: a task context holds one reference for its task
- * pointer and one per event; a CPU context is static.  Events hold their
+ * pointer, one per event and one per clone of it; a CPU context is
+ * static.  Events hold their
  * context until they are freed, so event->ctx is stable once installed.
  */
 
@@ -144,6 +150,8 @@ void perf_put_ctx(struct perf_event_context *ctx)
 	task = ctx->task;
 	if (task && task != TASK_TOMBSTONE)
 		put_task_struct(task);
+	if (ctx->clone_of)
+		perf_put_ctx(ctx->clone_of);
 	kfree_rcu(ctx, rcu_head);
 }
 
@@ -163,33 +171,18 @@ static struct perf_event_context *perf_task_ctx_get(struct task_struct *task)
 	return ctx;
 }
 
-/**
- * perf_find_get_context - the context an event for (@task, @cpu) joins
- * @task: the task, or NULL for a CPU event
- * @cpu: the CPU of a CPU event
- *
- * Return: the context with a reference, or ERR_PTR(-ESRCH) if @task is
- * exiting, or ERR_PTR(-ENOMEM).
+/*
+ * The context of @task, created on first use.  Return: it with a
+ * reference, or ERR_PTR(-ESRCH) if @task is exiting, or ERR_PTR(-ENOMEM).
  */
-struct perf_event_context *perf_find_get_context(struct task_struct *task,
-						 int cpu)
+static struct perf_event_context *perf_task_ctx_find(struct task_struct *task)
 {
 	struct perf_event_context *ctx, *fresh;
 
-	if (!task) {
-		ctx = &per_cpu_ptr(&perf_cpu_context, cpu)->ctx;
-		perf_get_ctx(ctx);
-		return ctx;
-	}
-
 	for (;;) {
 		ctx = perf_task_ctx_get(task);
-		if (ctx) {
-			if (READ_ONCE(ctx->task) != TASK_TOMBSTONE)
-				return ctx;
-			perf_put_ctx(ctx);
-			return ERR_PTR(-ESRCH);
-		}
+		if (ctx)
+			return ctx;
 
 		fresh = perf_ctx_alloc(task);
 		if (!fresh)
@@ -211,6 +204,45 @@ struct perf_event_context *perf_find_get_context(struct task_struct *task,
 		/* Lost a race with another opener: use theirs. */
 		mutex_unlock(&task->perf_event_mutex);
 		perf_put_ctx(fresh);
+	}
+}
+
+/**
+ * perf_find_lock_context - the context an event for (@task, @cpu) joins
+ * @task: the task, or NULL for a CPU event
+ * @cpu: the CPU of a CPU event
+ *
+ * Return: the context with a reference and its mutex held, or
+ * ERR_PTR(-ESRCH) if @task has exited, or ERR_PTR(-ENOMEM).
+ */
+struct perf_event_context *perf_find_lock_context(struct task_struct *task,
+						  int cpu)
+{
+	struct perf_event_context *ctx;
+
+	if (!task) {
+		ctx = &per_cpu_ptr(&perf_cpu_context, cpu)->ctx;
+		perf_get_ctx(ctx);
+		mutex_lock(&ctx->mutex);
+		return ctx;
+	}
+
+	for (;;) {
+		ctx = perf_task_ctx_find(task);
+		if (IS_ERR(ctx))
+			return ctx;
+		mutex_lock(&ctx->mutex);
+		if (READ_ONCE(ctx->task) == TASK_TOMBSTONE) {
+			mutex_unlock(&ctx->mutex);
+			perf_put_ctx(ctx);
+			return ERR_PTR(-ESRCH);
+		}
+		/* A new event makes it differ from its clones. */
+		if (perf_task_ctx_claim(ctx, task))
+			return ctx;
+		/* Traded away while we waited for the mutex: look again. */
+		mutex_unlock(&ctx->mutex);
+		perf_put_ctx(ctx);
 	}
 }
 
@@ -526,6 +558,7 @@ static void perf_ctx_link_event(struct perf_event *event,
 
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	ctx->nr_events++;
+	ctx->generation++;
 	event->pmu_ctx->nr_events++;
 	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
 		ctx->nr_user++;
@@ -557,6 +590,7 @@ static void perf_ctx_unlink_event(struct perf_event *event,
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
 
 	ctx->nr_events--;
+	ctx->generation++;
 	event->pmu_ctx->nr_events--;
 	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
 		ctx->nr_user--;
@@ -999,8 +1033,11 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 		if (err)
 			break;
 	}
-	if (child_ctx)
+	if (child_ctx) {
+		if (!err)
+			perf_ctx_mark_clone(child_ctx, parent_ctx);
 		mutex_unlock(&child_ctx->mutex);
+	}
 	mutex_unlock(&parent_ctx->mutex);
 	perf_put_ctx(parent_ctx);
 	return err;
@@ -1059,13 +1096,19 @@ void perf_event_exit_task(struct task_struct *child)
 	}
 	mutex_unlock(&child->perf_event_mutex);
 
-	ctx = perf_task_ctx_get(child);
-	if (!ctx) {
-		perf_event_task_exit_output(child);
-		return;
+	for (;;) {
+		ctx = perf_task_ctx_get(child);
+		if (!ctx) {
+			perf_event_task_exit_output(child);
+			return;
+		}
+		mutex_lock(&ctx->mutex);
+		if (perf_task_ctx_claim(ctx, child))
+			break;
+		/* Traded to another task while we slept on the mutex. */
+		mutex_unlock(&ctx->mutex);
+		perf_put_ctx(ctx);
 	}
-
-	mutex_lock(&ctx->mutex);
 	perf_event_task_exit_output(child);
 
 	/*
@@ -1171,19 +1214,32 @@ static void perf_exec_enable_fn(struct perf_event *event,
 void perf_event_exec(void)
 {
 	struct perf_event_context *ctx;
-	struct perf_event *event, *tmp, *first = NULL;
+	struct perf_event *event, *tmp, *first;
+	bool removing;
 
+again:
 	ctx = perf_task_ctx_get(current);
 	if (!ctx)
 		return;
 
 	mutex_lock(&ctx->mutex);
+	first = NULL;
+	removing = false;
 	list_for_each_entry(event, &ctx->event_list, event_entry) {
-		if (event->attr.enable_on_exec) {
+		if (event->attr.enable_on_exec && !first)
 			first = event;
-			break;
-		}
+		if (event->attr.remove_on_exec)
+			removing = true;
 	}
+	if (!first && !removing)
+		goto out;
+	/* What changes here does not change in the clones. */
+	if (!perf_task_ctx_claim(ctx, current)) {
+		mutex_unlock(&ctx->mutex);
+		perf_put_ctx(ctx);
+		goto again;
+	}
+
 	if (first)
 		perf_ctx_call(first, perf_exec_enable_fn, NULL);
 
@@ -1198,6 +1254,7 @@ void perf_event_exec(void)
 						 DETACH_EXIT);
 		}
 	}
+out:
 	mutex_unlock(&ctx->mutex);
 	perf_put_ctx(ctx);
 }

@@ -11,6 +11,7 @@
  *   context.c	  task and CPU contexts; putting events in and taking them
  *		  out (on the context's CPU); enable/disable; fork, exec,
  *		  exit, CPU hotplug; subsystem init
+ *   clone.c	  cloned task contexts, traded between tasks at a switch
  *   sched.c	  scheduling groups on and off PMUs: context switch, pinned
  *		  and flexible, multiplexing, tick, reading counts and times
  *   fops.c	  the event fd: read, ioctl, poll, fasync, release; prctl;
@@ -30,7 +31,8 @@
  *       event->child_mutex (a parent's list of inherited children)
  *         event->mmap_mutex
  *           cpuctx->ctx.lock (raw, IRQs off)
- *             task ctx->lock (raw)
+ *             task ctx->lock (raw; at a switch that trades contexts, the
+ *             incoming task's ctx->lock nests inside the outgoing one's)
  *
  * A context's scheduling state changes only on the CPU that runs it, with
  * its lock held and IRQs off; code elsewhere asks that CPU by IPI
@@ -147,15 +149,17 @@ void perf_pmu_registry_init(void);
  */
 
 /**
- * perf_find_get_context() - the context an event for (@task, @cpu) joins
+ * perf_find_lock_context() - the context an event for (@task, @cpu) joins
  * @task: the task, or NULL for the CPU context of @cpu
  * @cpu: the CPU (for @task == NULL), ignored otherwise
  *
- * Creates the task's context on first use.  Return: the context with a
- * reference held, or an ERR_PTR (-ESRCH for a task that is exiting).
+ * Creates the task's context on first use, and claims it for the task
+ * (clone.c) so that it stays the task's while the caller fills it.
+ * Return: the context with a reference and its mutex held, or an ERR_PTR
+ * (-ESRCH for a task that has exited).
  */
-struct perf_event_context *perf_find_get_context(struct task_struct *task,
-						 int cpu);
+struct perf_event_context *perf_find_lock_context(struct task_struct *task,
+						  int cpu);
 void perf_get_ctx(struct perf_event_context *ctx);
 void perf_put_ctx(struct perf_event_context *ctx);
 
@@ -236,6 +240,15 @@ void perf_ctx_lock(struct perf_cpu_context *cpuctx,
 		   struct perf_event_context *ctx);
 void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
 		     struct perf_event_context *ctx);
+
+/* clone.c: cloned task contexts and trading them at a switch. */
+bool perf_task_ctx_claim(struct perf_event_context *ctx,
+			 struct task_struct *task);
+void perf_ctx_mark_clone(struct perf_event_context *child,
+			 struct perf_event_context *parent);
+bool perf_task_ctx_trade(struct task_struct *prev,
+			 struct perf_event_context *ctx,
+			 struct task_struct *next);
 
 /* Fold the time up to now into @event's totals (ctx->lock held). */
 void perf_event_update_time(struct perf_event *event);

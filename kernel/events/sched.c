@@ -649,8 +649,15 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 		perf_event_switch_output(prev, next, false);
 
 	ctx = rcu_dereference_raw(prev->perf_event_ctxp);
-	if (ctx && this_cpu_ptr(&perf_cpu_context)->task_ctx == ctx)
-		perf_task_ctx_sched_out(ctx, EVENT_ALL);
+	if (ctx && this_cpu_ptr(&perf_cpu_context)->task_ctx == ctx) {
+		/*
+		 * A clone of @next's context can simply become @next's
+		 * (clone.c), unless a PMU here wants to see the switch.
+		 */
+		if (__this_cpu_read(perf_sched_cb_nr) ||
+		    !perf_task_ctx_trade(prev, ctx, next))
+			perf_task_ctx_sched_out(ctx, EVENT_ALL);
+	}
 
 	if (this_cpu_ptr(&perf_cpu_context)->ctx.nr_cgroups)
 		perf_cgroup_switch(next);

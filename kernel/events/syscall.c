@@ -427,22 +427,14 @@ static struct file *sc_open_event(struct open_state *st, pid_t pid,
 			goto unlock_exec;
 	}
 
-	st->ctx = perf_find_get_context(st->task, event->cpu);
+	st->ctx = perf_find_lock_context(st->task, event->cpu);
 	if (IS_ERR(st->ctx)) {
 		err = PTR_ERR(st->ctx);
 		st->ctx = NULL;
 		goto unlock_exec;
 	}
 
-	mutex_lock(&st->ctx->mutex);
-
-	if (st->task) {
-		/* The task may have exited since we found its context. */
-		if (READ_ONCE(st->ctx->task) == TASK_TOMBSTONE) {
-			err = -ESRCH;
-			goto unlock_ctx;
-		}
-	} else {
+	if (!st->task) {
 		/* ctx->mutex holds off CPU hotplug's teardown of the context. */
 		cpuctx = container_of(st->ctx, struct perf_cpu_context, ctx);
 		if (!cpuctx->online) {
@@ -650,19 +642,13 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	if (event->pmu->task_ctx_nr == perf_sw_context)
 		event->event_caps |= PERF_EV_CAP_SOFTWARE;
 
-	ctx = perf_find_get_context(task, event->cpu);
+	ctx = perf_find_lock_context(task, event->cpu);
 	if (IS_ERR(ctx)) {
 		err = PTR_ERR(ctx);
 		goto free_event;
 	}
 
-	mutex_lock(&ctx->mutex);
-	if (task) {
-		if (READ_ONCE(ctx->task) == TASK_TOMBSTONE) {
-			err = -ESRCH;
-			goto unlock;
-		}
-	} else {
+	if (!task) {
 		cpuctx = container_of(ctx, struct perf_cpu_context, ctx);
 		if (!cpuctx->online) {
 			err = -ENODEV;

@@ -279,6 +279,109 @@ TEST(inherit_ioctl_enable_reaches_children)
 	close(fd);
 }
 
+/*
+ * Parent and child take turns on one CPU, each touching a fresh page per
+ * turn, so that every switch is between the two tasks.  Their contexts
+ * are clones, and the switch may trade them (upstream does; so do we):
+ * after that the original event counts for the child and exits with it,
+ * while the parent runs with the copy.  Nothing of that may show in the
+ * counts, nor in what the parent's fd controls.
+ */
+#define TURNS	128
+
+static int pin_to_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Returns the child's exit status as wait_exit0() does; -1 on error. */
+static int take_turns(char *mine, char *theirs)
+{
+	int to_child[2], to_parent[2], i, ok = 0;
+	pid_t pid;
+	char c = 0;
+
+	if (pipe(to_child) || pipe(to_parent))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		for (i = 0; i < TURNS; i++) {
+			if (read(to_child[0], &c, 1) != 1)
+				_exit(1);
+			touch_pages(theirs + (size_t)i * PAGE, 1);
+			if (write(to_parent[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	for (i = 0; i < TURNS && !ok; i++) {
+		touch_pages(mine + (size_t)i * PAGE, 1);
+		if (write(to_child[1], &c, 1) != 1 ||
+		    read(to_parent[0], &c, 1) != 1)
+			ok = -1;
+	}
+	close(to_child[0]);
+	close(to_child[1]);
+	close(to_parent[0]);
+	close(to_parent[1]);
+	return wait_exit0(pid) || ok ? -1 : 0;
+}
+
+TEST(inherit_turns_on_one_cpu_count_both_tasks)
+{
+	char *mine = map_pages(TURNS), *theirs = map_pages(TURNS);
+	__u64 v = 0;
+	int fd;
+
+	ASSERT_NE(NULL, mine);
+	ASSERT_NE(NULL, theirs);
+	ASSERT_EQ(0, pin_to_cpu0());
+	fd = open_pf(1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, take_turns(mine, theirs));
+	ASSERT_EQ(0, read_count(fd, &v));
+	/* One fault per page on each side, plus a few COW faults. */
+	EXPECT_GE(v, 2 * TURNS);
+	EXPECT_LE(v, 2 * TURNS + 64);
+	close(fd);
+}
+
+TEST(inherit_turns_then_parent_fd_still_controls_parent)
+{
+	char *mine = map_pages(TURNS), *theirs = map_pages(TURNS);
+	char *more = map_pages(2 * NPAGES);
+	__u64 before = 0, v = 0;
+	int fd;
+
+	ASSERT_NE(NULL, mine);
+	ASSERT_NE(NULL, theirs);
+	ASSERT_NE(NULL, more);
+	ASSERT_EQ(0, pin_to_cpu0());
+	fd = open_pf(1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, take_turns(mine, theirs));
+
+	/* The child has gone; whatever counts the parent now obeys the fd. */
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_count(fd, &before));
+	touch_pages(more, NPAGES);
+	ASSERT_EQ(0, read_count(fd, &v));
+	EXPECT_EQ(before, v);
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	touch_pages(more + (size_t)NPAGES * PAGE, NPAGES);
+	ASSERT_EQ(0, read_count(fd, &v));
+	EXPECT_GE(v, before + NPAGES);
+	EXPECT_LE(v, before + NPAGES + 16);
+	close(fd);
+}
+
 static char *clone_area;
 
 static int clone_fn(void *arg)

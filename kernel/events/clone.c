@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcore: cloned task contexts, and trading them at a context switch.
+ *
+ * A task that forks with inherited events gets a context holding one copy
+ * of each of its parent's events.  While neither context changes, the two
+ * are interchangeable: every copy reports to the same original event, and
+ * the counts are only ever read summed over an original and all its
+ * copies.  A switch between two tasks with interchangeable contexts can
+ * therefore leave the events on the PMU and trade the contexts between the
+ * tasks, instead of taking every event off and putting every copy on.
+ * That is the everyday case of `perf stat` on a forking or multi-threaded
+ * program: parent and child, or two threads, taking turns on a CPU.
+ *
+ * What is observable, and the same upstream: after a trade the original
+ * events may count for (and exit with) a child task, while the parent
+ * runs with copies; the sums read through the original's fd do not
+ * change.
+ *
+ * Bookkeeping:
+ *  - ctx->generation counts the changes of a context's set of events
+ *    (context.c bumps it on every link and unlink).
+ *  - A clone records the context it is a copy of (clone_of, holding a
+ *    reference) and that context's generation at the time (clone_gen).  A
+ *    copy of a clone records what that clone recorded, so all the copies
+ *    made from one unchanged context are clones of that one context.
+ *  - Two contexts are interchangeable when one is a clone of the other at
+ *    the other's current generation, or both are clones of the same
+ *    context at the same generation.
+ *  - Whoever changes a context in a way its twins do not see (an event
+ *    opened on the task, exec's enable_on_exec and remove_on_exec, exit)
+ *    first claims it with perf_task_ctx_claim(): that unclones it (drops
+ *    clone_of, bumps the generation, so nothing matches it any more) and
+ *    checks it is still the task's, since it may have been traded while
+ *    the claimer slept on its mutex.
+ *
+ * Only plain contexts become clones: every event of the parent copied,
+ * none with inherit_stat (the per-task totals would have to be traded
+ * too), and no PMU keeping per-task data in the context.  And the trade
+ * is skipped while a PMU on this CPU wants sched_task calls.  Anything
+ * else takes the full switch.
+ *
+ * Locking: clone_of, clone_gen and generation change under ctx->lock with
+ * ctx->mutex held, so either lock is enough to read them.  The trade holds
+ * both task contexts' locks: the outgoing one (scheduled in on this CPU),
+ * then the incoming task's.  The incoming task runs nowhere, so no other
+ * CPU can be trading the same pair the other way round.
+ */
+
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+
+#include "internal.h"
+
+/*
+ * Forget what @ctx is a clone of and make it match nothing.  Return: the
+ * context it was a clone of, whose reference the caller drops once it
+ * no longer holds ctx->lock (dropping may free, which takes other locks).
+ */
+static struct perf_event_context *
+perf_ctx_unclone(struct perf_event_context *ctx)
+{
+	struct perf_event_context *was = ctx->clone_of;
+
+	lockdep_assert_held(&ctx->lock);
+	ctx->clone_of = NULL;
+	ctx->generation++;
+	return was;
+}
+
+/**
+ * perf_task_ctx_claim - make @ctx @task's own for a change
+ * @ctx: a task context, its mutex held
+ * @task: the task it was found through
+ *
+ * Unclones @ctx, so that it is never traded again until a fork copies it
+ * afresh (which needs the mutex the caller holds), and checks that it is
+ * still @task's context: it may have been traded before the claim.
+ *
+ * Return: true when @ctx is @task's; false when the caller must look up
+ * @task's context again.
+ */
+bool perf_task_ctx_claim(struct perf_event_context *ctx,
+			 struct task_struct *task)
+{
+	struct perf_event_context *was;
+	bool mine;
+
+	lockdep_assert_held(&ctx->mutex);
+
+	raw_spin_lock_irq(&ctx->lock);
+	was = perf_ctx_unclone(ctx);
+	mine = rcu_access_pointer(task->perf_event_ctxp) == ctx ||
+	       ctx->task == TASK_TOMBSTONE;
+	raw_spin_unlock_irq(&ctx->lock);
+
+	if (was)
+		perf_put_ctx(was);
+	return mine;
+}
+
+/* Can a copy of @ctx, made now, stand in for it? */
+static bool perf_ctx_cloneable(struct perf_event_context *ctx)
+{
+	struct perf_event_pmu_context *epc;
+	struct perf_event *event;
+
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (epc->task_ctx_data)
+			return false;
+	}
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (event->attr.inherit_stat)
+			return false;
+	}
+	return true;
+}
+
+/**
+ * perf_ctx_mark_clone - record that @child is a copy of @parent
+ * @child: a new task's context, just filled by inheritance
+ * @parent: the context it was filled from, its mutex held
+ *
+ * Does nothing unless every event of @parent was copied and @parent is
+ * plain enough to be traded (see the top of this file).
+ */
+void perf_ctx_mark_clone(struct perf_event_context *child,
+			 struct perf_event_context *parent)
+{
+	struct perf_event_context *of;
+	u64 gen;
+
+	lockdep_assert_held(&parent->mutex);
+
+	if (child->nr_events != parent->nr_events ||
+	    !perf_ctx_cloneable(parent))
+		return;
+
+	raw_spin_lock_irq(&parent->lock);
+	of = parent->clone_of;
+	gen = of ? parent->clone_gen : parent->generation;
+	if (!of)
+		of = parent;
+	perf_get_ctx(of);
+	raw_spin_unlock_irq(&parent->lock);
+
+	raw_spin_lock_irq(&child->lock);
+	child->clone_of = of;
+	child->clone_gen = gen;
+	raw_spin_unlock_irq(&child->lock);
+}
+
+static bool perf_ctx_interchangeable(struct perf_event_context *a,
+				     struct perf_event_context *b)
+{
+	if (a->clone_of == b && a->clone_gen == b->generation)
+		return true;
+	if (b->clone_of == a && b->clone_gen == a->generation)
+		return true;
+	return a->clone_of && a->clone_of == b->clone_of &&
+	       a->clone_gen == b->clone_gen;
+}
+
+/**
+ * perf_task_ctx_trade - hand @ctx to @next instead of switching it out
+ * @prev: the task leaving this CPU
+ * @ctx: its context, scheduled in here
+ * @next: the task coming in
+ *
+ * When @next's context is interchangeable with @ctx, the two tasks swap
+ * contexts and @ctx stays on the PMU, now as @next's; @next's switch-in
+ * then finds it already in place.
+ *
+ * Context: the context switch, interrupts off, and no PMU on this CPU
+ * wanting sched_task calls (the caller checks).
+ * Return: true when traded; false when @ctx has to be switched out.
+ */
+bool perf_task_ctx_trade(struct task_struct *prev,
+			 struct perf_event_context *ctx,
+			 struct task_struct *next)
+{
+	struct perf_event_context *next_ctx;
+	bool traded = false;
+
+	next_ctx = rcu_dereference_raw(next->perf_event_ctxp);
+	if (!next_ctx || next_ctx == ctx)
+		return false;
+	/* Unlocked first look; the locked one below decides. */
+	if (!READ_ONCE(ctx->clone_of) && !READ_ONCE(next_ctx->clone_of))
+		return false;
+
+	raw_spin_lock(&ctx->lock);
+	raw_spin_lock_nested(&next_ctx->lock, SINGLE_DEPTH_NESTING);
+	if (rcu_access_pointer(next->perf_event_ctxp) == next_ctx &&
+	    !next_ctx->is_active && perf_ctx_interchangeable(ctx, next_ctx)) {
+		WRITE_ONCE(ctx->task, next);
+		WRITE_ONCE(next_ctx->task, prev);
+		rcu_assign_pointer(prev->perf_event_ctxp, next_ctx);
+		rcu_assign_pointer(next->perf_event_ctxp, ctx);
+		traded = true;
+	}
+	raw_spin_unlock(&next_ctx->lock);
+	raw_spin_unlock(&ctx->lock);
+	return traded;
+}
