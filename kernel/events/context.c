@@ -258,6 +258,22 @@ static void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
 			     4ULL * max(pmu->hrtimer_interval_ms, 1) * NSEC_PER_MSEC);
 }
 
+/* @pmu's part of the task context @ctx with a reference, or NULL. */
+static struct perf_event_pmu_context *
+perf_task_epc_get_locked(struct perf_event_context *ctx, struct pmu *pmu)
+{
+	struct perf_event_pmu_context *epc;
+
+	lockdep_assert_held(&ctx->lock);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (epc->pmu == pmu) {
+			atomic_inc(&epc->refcount);
+			return epc;
+		}
+	}
+	return NULL;
+}
+
 /**
  * perf_find_get_pmu_context - @pmu's part of @ctx, with a reference
  * @pmu: the PMU
@@ -292,6 +308,13 @@ perf_find_get_pmu_context(struct pmu *pmu, struct perf_event_context *ctx,
 		return epc;
 	}
 
+	/* Usually there is one already: inheritance asks once per event. */
+	raw_spin_lock_irq(&ctx->lock);
+	epc = perf_task_epc_get_locked(ctx, pmu);
+	raw_spin_unlock_irq(&ctx->lock);
+	if (epc)
+		return epc;
+
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	if (!fresh)
 		return ERR_PTR(-ENOMEM);
@@ -304,15 +327,14 @@ perf_find_get_pmu_context(struct pmu *pmu, struct perf_event_context *ctx,
 	}
 
 	raw_spin_lock_irq(&ctx->lock);
-	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
-		if (epc->pmu == pmu) {
-			atomic_inc(&epc->refcount);
-			raw_spin_unlock_irq(&ctx->lock);
-			if (task_data)
-				kmem_cache_free(pmu->task_ctx_cache, task_data);
-			kfree(fresh);
-			return epc;
-		}
+	epc = perf_task_epc_get_locked(ctx, pmu);
+	if (epc) {
+		/* Made by someone else while we allocated. */
+		raw_spin_unlock_irq(&ctx->lock);
+		if (task_data)
+			kmem_cache_free(pmu->task_ctx_cache, task_data);
+		kfree(fresh);
+		return epc;
 	}
 	perf_epc_init(fresh, pmu, ctx);
 	atomic_set(&fresh->refcount, 1);
