@@ -3,10 +3,12 @@
  * perfcore: perf_event_attr copy-in and validation.
  *
  * attr.h explains how the rules are staged along the open path.  Within
- * a stage the rules run in a fixed order (the tables below) and the first
- * failure wins, with one exception kept for ABI compatibility: a bad
- * interrupt-register mask is reported only if no later rule of its stage
- * fails ("late" rules).
+ * a stage the rules run in a fixed order (the chains in the stage
+ * functions below) and the first failure wins, with one exception kept
+ * for ABI compatibility: a bad interrupt-register mask is reported only
+ * if no later rule of its stage fails.  The chains are plain direct calls
+ * so that the compiler inlines the rules: every perf_event_open(2) runs
+ * all of them.
  *
  * Nothing here takes a lock; only the user copy and the privilege hooks
  * of the running kernel may sleep.
@@ -127,39 +129,7 @@ int perf_attr_copy(struct perf_event_attr *attr,
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_attr_copy);
 
-/* ---- rule tables ------------------------------------------------------- */
-
-/**
- * struct pa_rule - one rule of a stage
- * @check: 0 if @attr passes, else the errno; may adjust @attr where the
- *	ABI defines a default
- * @late: a failure is held back and reported only if no later rule of
- *	the stage fails
- */
-struct pa_rule {
-	int (*check)(struct perf_event_attr *attr,
-		     const struct perf_attr_limits *lim);
-	bool late;
-};
-
-static int pa_run(const struct pa_rule *rule, size_t nr,
-		  struct perf_event_attr *attr,
-		  const struct perf_attr_limits *lim)
-{
-	int held = 0;
-
-	for (; nr; nr--, rule++) {
-		int ret = rule->check(attr, lim);
-
-		if (!ret)
-			continue;
-		if (!rule->late)
-			return ret;
-		if (!held)
-			held = ret;
-	}
-	return held;
-}
+/* ---- rules ------------------------------------------------------------ */
 
 static bool pa_samples(const struct perf_event_attr *attr, u64 bits)
 {
@@ -320,21 +290,6 @@ static int pa_exec_bits(struct perf_event_attr *attr,
 	return 0;
 }
 
-static const struct pa_rule pa_field_rules[] = {
-	{ pa_reserved_zero },
-	{ pa_known_sample_type },
-	{ pa_known_read_format },
-	{ pa_branch_filter },
-	{ pa_user_regs },
-	{ pa_user_stack },
-	{ pa_default_max_stack },
-	{ pa_intr_regs, .late = true },
-	{ pa_cgroup_sample },
-	{ pa_one_weight },
-	{ pa_inherit_thread },
-	{ pa_exec_bits },
-};
-
 /**
  * perf_attr_check_fields - rules an attr must satisfy on its own
  * @attr: a freshly copied attr; may be adjusted (see below)
@@ -355,7 +310,25 @@ static const struct pa_rule pa_field_rules[] = {
 int perf_attr_check_fields(struct perf_event_attr *attr,
 			   const struct perf_attr_limits *lim)
 {
-	return pa_run(pa_field_rules, ARRAY_SIZE(pa_field_rules), attr, lim);
+	int ret, intr_regs;
+
+	ret = pa_reserved_zero(attr, lim) ?:
+	      pa_known_sample_type(attr, lim) ?:
+	      pa_known_read_format(attr, lim) ?:
+	      pa_branch_filter(attr, lim) ?:
+	      pa_user_regs(attr, lim) ?:
+	      pa_user_stack(attr, lim) ?:
+	      pa_default_max_stack(attr, lim);
+	if (ret)
+		return ret;
+
+	/* Reported only if none of the rules after it fails. */
+	intr_regs = pa_intr_regs(attr, lim);
+	return pa_cgroup_sample(attr, lim) ?:
+	       pa_one_weight(attr, lim) ?:
+	       pa_inherit_thread(attr, lim) ?:
+	       pa_exec_bits(attr, lim) ?:
+	       intr_regs;
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_attr_check_fields);
 
@@ -409,14 +382,6 @@ static int pa_intr_lockdown(struct perf_event_attr *attr,
 	return lim->lockdown_ok(lim);
 }
 
-static const struct pa_rule pa_open_rules[] = {
-	{ pa_kernel_view },
-	{ pa_namespaces },
-	{ pa_rate },
-	{ pa_phys_addr },
-	{ pa_intr_lockdown },
-};
-
 /**
  * perf_attr_check_open - privilege and rate rules of perf_event_open(2)
  * @attr: an attr that passed perf_attr_check_fields(); not modified
@@ -431,7 +396,11 @@ static const struct pa_rule pa_open_rules[] = {
 int perf_attr_check_open(struct perf_event_attr *attr,
 			 const struct perf_attr_limits *lim)
 {
-	return pa_run(pa_open_rules, ARRAY_SIZE(pa_open_rules), attr, lim);
+	return pa_kernel_view(attr, lim) ?:
+	       pa_namespaces(attr, lim) ?:
+	       pa_rate(attr, lim) ?:
+	       pa_phys_addr(attr, lim) ?:
+	       pa_intr_lockdown(attr, lim);
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_attr_check_open);
 
