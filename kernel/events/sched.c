@@ -470,23 +470,40 @@ static void perf_sched_in_all(struct perf_cpu_context *cpuctx,
  * again once everything that can go on has gone on: a pinned change also
  * takes off the flexible groups (they make room), a task change leaves
  * the CPU's pinned groups alone and its flexible ones unless pinned
- * groups changed.  Groups that stayed on are skipped by the sched in.
+ * groups changed.  Only what came off is offered the PMU again: a new
+ * task flexible group, the common case, costs one pass over the task's
+ * flexible groups.
  */
 void perf_ctx_resched(struct perf_cpu_context *cpuctx,
 		      struct perf_event_context *task_ctx,
 		      struct perf_event_context *changed, int event_type)
 {
-	int type = event_type & EVENT_ALL;
+	int task_type = event_type & EVENT_ALL;
+	int cpu_type = 0;
 
-	if (type & EVENT_PINNED)
-		type |= EVENT_FLEXIBLE;
-	if (task_ctx)
-		perf_ctx_sched_out(task_ctx, type);
+	if (task_type & EVENT_PINNED)
+		task_type |= EVENT_FLEXIBLE;
 	if (!changed || changed == &cpuctx->ctx)
-		perf_ctx_sched_out(&cpuctx->ctx, type);
-	else if (type & EVENT_PINNED)
-		perf_ctx_sched_out(&cpuctx->ctx, EVENT_FLEXIBLE);
-	perf_sched_in_all(cpuctx, task_ctx);
+		cpu_type = task_type;
+	else if (task_type & EVENT_PINNED)
+		cpu_type = EVENT_FLEXIBLE;
+	if (!task_ctx)
+		task_type = 0;
+
+	if (task_type)
+		perf_ctx_sched_out(task_ctx, task_type);
+	if (cpu_type)
+		perf_ctx_sched_out(&cpuctx->ctx, cpu_type);
+
+	/* What came off goes back on, in the documented order. */
+	if (cpu_type & EVENT_PINNED)
+		perf_ctx_sched_in(&cpuctx->ctx, EVENT_PINNED);
+	if (task_type & EVENT_PINNED)
+		perf_ctx_sched_in(task_ctx, EVENT_PINNED);
+	if (cpu_type & EVENT_FLEXIBLE)
+		perf_ctx_sched_in(&cpuctx->ctx, EVENT_FLEXIBLE);
+	if (task_type & EVENT_FLEXIBLE)
+		perf_ctx_sched_in(task_ctx, EVENT_FLEXIBLE);
 }
 
 /**
