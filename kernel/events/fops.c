@@ -129,6 +129,7 @@ struct fops_group_sum {
 	unsigned int	nr;	/* members: leader + siblings */
 	unsigned int	stride;	/* u64 words per member */
 	u64		*member;	/* member[0].value in the output */
+	bool		started;	/* values hold a first copy to add to */
 };
 
 static void fops_group_sum_member(struct fops_group_sum *gs, unsigned int i,
@@ -138,7 +139,11 @@ static void fops_group_sum_member(struct fops_group_sum *gs, unsigned int i,
 
 	if (WARN_ON_ONCE(i >= gs->nr))
 		return;
-	*m++ += perf_event_count(event);
+	/* The first copy (the original) sets, so the output needs no zeroing. */
+	if (gs->started)
+		*m++ += perf_event_count(event);
+	else
+		*m++ = perf_event_count(event);
 	if (gs->format & PERF_FORMAT_ID)
 		*m++ = perf_event_primary(event)->id;
 	/*
@@ -196,6 +201,7 @@ static int fops_group_sum_add(struct fops_group_sum *gs,
 	for_each_sibling_event(member, head) {
 		fops_group_sum_member(gs, i++, member);
 	}
+	gs->started = true;
 
 unlock:
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
@@ -231,11 +237,9 @@ static ssize_t fops_read_group(struct perf_event *event, char __user *buf,
 		return -ENOSPC;
 
 	if (len > sizeof(onstack)) {
-		out = kzalloc(len, GFP_KERNEL);
+		out = kmalloc(len, GFP_KERNEL);
 		if (!out)
 			return -ENOMEM;
-	} else {
-		memset(out, 0, len);
 	}
 	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		hdr++;

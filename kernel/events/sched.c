@@ -952,18 +952,6 @@ struct perf_read_args {
 	bool			done;	/* counts and times brought up to date */
 };
 
-/* Fold the time since the last update into @event's (and its group's). */
-static void perf_read_fold_times(struct perf_event *event, bool group)
-{
-	struct perf_event *sib;
-
-	perf_event_update_time(event);
-	if (!group)
-		return;
-	list_for_each_entry(sib, &event->sibling_list, sibling_entry)
-		perf_event_update_time(sib);
-}
-
 static void perf_read_on_cpu(void *info)
 {
 	struct perf_read_args *args = info;
@@ -980,7 +968,7 @@ static void perf_read_on_cpu(void *info)
 	raw_spin_lock(&ctx->lock);
 	if (ctx->is_active)
 		perf_ctx_update_time(ctx);
-	perf_read_fold_times(event, args->group);
+	perf_event_update_time(event);
 	args->done = true;
 	if (event->state != PERF_EVENT_STATE_ACTIVE ||
 	    event->oncpu != smp_processor_id())
@@ -1007,7 +995,7 @@ out:
  * what it is, and the times need only the clock, which anyone holding
  * the context lock may bring up to date.
  */
-static void perf_read_off_pmu(struct perf_event *event, bool group)
+static void perf_read_off_pmu(struct perf_event *event)
 {
 	struct perf_event_context *ctx = event->ctx;
 	unsigned long flags;
@@ -1017,7 +1005,7 @@ static void perf_read_off_pmu(struct perf_event *event, bool group)
 	raw_spin_lock_irqsave(&ctx->lock, flags);
 	if (ctx->is_active & EVENT_TIME)
 		perf_ctx_update_time(ctx);
-	perf_read_fold_times(event, group);
+	perf_event_update_time(event);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 }
 
@@ -1026,9 +1014,11 @@ static void perf_read_off_pmu(struct perf_event *event, bool group)
  * @event: the event
  * @group: with all members of its group (@event is the leader)
  *
- * Afterwards event->count and event->times.enabled/.running (the
- * members' too with @group) are as of now, so the caller reads them
- * directly rather than consulting the clock again.
+ * Afterwards event->count (the members' too with @group) and
+ * event->times.enabled/.running are as of now, so the caller reads them
+ * directly rather than consulting the clock again.  A group read
+ * reports the leader's times for the whole group, so the members'
+ * totals are left to fold at their next state change.
  *
  * Return: 0.
  */
@@ -1056,7 +1046,7 @@ int perf_event_read(struct perf_event *event, bool group)
 		preempt_enable();
 	}
 	if (!args.done)
-		perf_read_off_pmu(event, group);
+		perf_read_off_pmu(event);
 	return 0;
 }
 
