@@ -59,13 +59,20 @@ DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
  */
 DEFINE_STATIC_KEY_FALSE(perf_sched_events);
 
+/*
+ * Users of the hooks, plus one while a switch-off is pending: the last
+ * user does not drop its count but leaves that to the delayed work,
+ * which turns the hooks off if nobody came back meanwhile.  A workload
+ * that opens and closes events in a loop thus neither patches code nor
+ * takes the mutex on every open.
+ */
 static atomic_t nr_task_events;
 static DEFINE_MUTEX(perf_sched_key_mutex);
 
 static void perf_sched_key_off(struct work_struct *work)
 {
 	mutex_lock(&perf_sched_key_mutex);
-	if (!atomic_read(&nr_task_events))
+	if (atomic_dec_and_test(&nr_task_events))
 		static_branch_disable(&perf_sched_events);
 	mutex_unlock(&perf_sched_key_mutex);
 }
@@ -83,21 +90,21 @@ void perf_sched_events_get(void)
 	if (atomic_inc_not_zero(&nr_task_events))
 		return;
 	mutex_lock(&perf_sched_key_mutex);
-	if (atomic_inc_return(&nr_task_events) == 1)
+	if (!atomic_read(&nr_task_events))
 		static_branch_enable(&perf_sched_events);
+	atomic_inc(&nr_task_events);
 	mutex_unlock(&perf_sched_key_mutex);
 }
 
 /**
  * perf_sched_events_put - a task event went away
  *
- * The last one turns the key off a little later, from a worker: callers
- * may hold locks, and a workload that opens and closes events in a loop
- * should not patch code every time.
+ * The last one leaves its count to perf_sched_key_off(), a little later
+ * and from a worker: callers may hold locks.
  */
 void perf_sched_events_put(void)
 {
-	if (atomic_dec_and_test(&nr_task_events))
+	if (!atomic_add_unless(&nr_task_events, -1, 1))
 		schedule_delayed_work(&perf_sched_key_work, HZ);
 }
 
