@@ -469,6 +469,27 @@ static int perf_ctx_call_remote(void *info)
 	return 0;
 }
 
+/*
+ * smp_call_function_single() for a change: run right here when @cpu is
+ * this CPU, as the cross-call would, without its bookkeeping.  The
+ * common case: a task changing its own events.
+ */
+static int perf_ctx_call_on(int cpu, smp_call_func_t func, void *info)
+{
+	unsigned long flags;
+	int err = 0;
+
+	if (cpu == get_cpu()) {
+		local_irq_save(flags);
+		func(info);
+		local_irq_restore(flags);
+	} else {
+		err = smp_call_function_single(cpu, func, info, 1);
+	}
+	put_cpu();
+	return err;
+}
+
 static void perf_ctx_call_ipi(void *info)
 {
 	struct perf_ctx_call_args *args = info;
@@ -500,8 +521,8 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn fn, void *data)
 
 	if (!ctx->task) {
 		args = (struct perf_ctx_call_args){ event, fn, data };
-		if (!smp_call_function_single(event->cpu, perf_ctx_call_ipi,
-					      &args, 1) && !args.fn)
+		if (!perf_ctx_call_on(event->cpu, perf_ctx_call_ipi, &args) &&
+		    !args.fn)
 			return;
 		/* The CPU is offline: nothing of it is on a PMU. */
 		raw_spin_lock_irq(&ctx->lock);
@@ -515,9 +536,9 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn fn, void *data)
 	for (;;) {
 		if (task != TASK_TOMBSTONE && task_curr(task)) {
 			args = (struct perf_ctx_call_args){ event, fn, data };
-			if (!smp_call_function_single(task_cpu(task),
-						      perf_ctx_call_ipi,
-						      &args, 1) && !args.fn)
+			if (!perf_ctx_call_on(task_cpu(task),
+					      perf_ctx_call_ipi, &args) &&
+			    !args.fn)
 				return;
 		}
 
