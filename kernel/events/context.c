@@ -373,11 +373,9 @@ void perf_put_pmu_ctx(struct perf_event_pmu_context *epc)
 	struct perf_event_context *ctx = epc->ctx;
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	if (!atomic_dec_and_test(&epc->refcount)) {
-		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	/* Only the last reference takes the lock the finder holds. */
+	if (!atomic_dec_and_raw_lock_irqsave(&epc->refcount, &ctx->lock, flags))
 		return;
-	}
 	WARN_ON_ONCE(!list_empty(&epc->pinned_groups) ||
 		     !perf_flex_empty(&epc->flexible) ||
 		     !list_empty(&epc->active_groups));
@@ -1120,8 +1118,14 @@ static void perf_event_exit_child(struct perf_event *child,
 	mutex_unlock(&parent->child_mutex);
 
 	if (mine) {
-		/* The parent may be waiting in poll for its last child. */
-		perf_event_wakeup(parent);
+		/*
+		 * Someone may poll the parent's fd for the hang-up that its
+		 * last child's exit brings (fops.c).  The poller tests
+		 * child_list under child_mutex after queueing itself, so an
+		 * empty queue here means nobody can miss this exit.
+		 */
+		if (wq_has_sleeper(&parent->waitq))
+			wake_up_all(&parent->waitq);
 		/* put_event() of a child also drops its hold on the parent. */
 		put_event(child);
 	}

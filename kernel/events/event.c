@@ -178,6 +178,9 @@ static void ev_drop_addr_filters(struct perf_event *event)
 	unsigned long flags;
 	LIST_HEAD(doomed);
 
+	/* Most events have none; nothing else uses an event being freed. */
+	if (list_empty(&event->addr_filters.list))
+		return;
 	raw_spin_lock_irqsave(&event->addr_filters.lock, flags);
 	list_splice_init(&event->addr_filters.list, &doomed);
 	event->addr_filters.nr_file_filters = 0;
