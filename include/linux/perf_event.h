@@ -564,6 +564,8 @@ struct perf_event {
 	u16				header_size;
 	u16				id_header_size;
 	u16				read_size;
+	/* The items of its records, from attr (kernel/events/layout.c). */
+	struct perf_sample_layout	sample_layout;
 	struct hw_perf_event		hw;
 
 	struct perf_event_context	*ctx;

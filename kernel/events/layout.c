@@ -69,6 +69,11 @@ void perf_sample_layout_init(struct perf_sample_layout *layout,
 
 	layout->nr_items = 0;
 	layout->fixed_size = sizeof(struct perf_event_header);
+	layout->nr_id_items = 0;
+	layout->id_size = 0;
+	/* Counting events: the common case, at open and at every fork. */
+	if (!sample_type)
+		return;
 	for (i = 0; i < PSI_NR; i++) {
 		if (!(sample_type & perf_sample_items[i].bits))
 			continue;
@@ -76,8 +81,6 @@ void perf_sample_layout_init(struct perf_sample_layout *layout,
 		layout->fixed_size += perf_sample_items[i].size;
 	}
 
-	layout->nr_id_items = 0;
-	layout->id_size = 0;
 	if (!sample_id_all)
 		return;
 	for (i = 0; i < PERF_ID_ITEMS_MAX; i++) {
@@ -89,53 +92,6 @@ void perf_sample_layout_init(struct perf_sample_layout *layout,
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_sample_layout_init);
-
-/* The items of 8 bytes each; the two weight bits are one of them. */
-#define PSI_FIXED8_BITS	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |	\
-			 PERF_SAMPLE_TID | PERF_SAMPLE_TIME |		\
-			 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |		\
-			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |	\
-			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_DATA_SRC |	\
-			 PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR | \
-			 PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | \
-			 PERF_SAMPLE_CODE_PAGE_SIZE)
-#define PSI_ID_BITS	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
-			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |	\
-			 PERF_SAMPLE_IDENTIFIER)
-
-/**
- * perf_sample_fixed_size - perf_sample_layout_init()'s fixed_size, alone
- * @sample_type: the attr's sample_type
- *
- * For opening an event, which needs the sizes but not the item lists:
- * a population count instead of a walk over every item.
- *
- * Return: header plus fixed-size items, in bytes.
- */
-u32 perf_sample_fixed_size(u64 sample_type)
-{
-	u32 n = hweight64(sample_type & PSI_FIXED8_BITS);
-
-	if (sample_type & PERF_SAMPLE_WEIGHT_TYPE)
-		n++;
-	return sizeof(struct perf_event_header) + n * sizeof(u64);
-}
-EXPORT_SYMBOL_IF_KUNIT(perf_sample_fixed_size);
-
-/**
- * perf_sample_id_size - perf_sample_layout_init()'s id_size, alone
- * @sample_type: the attr's sample_type
- * @sample_id_all: the attr's sample_id_all
- *
- * Return: bytes of the sample_id trailer of non-sample records.
- */
-u32 perf_sample_id_size(u64 sample_type, bool sample_id_all)
-{
-	if (!sample_id_all)
-		return 0;
-	return hweight64(sample_type & PSI_ID_BITS) * sizeof(u64);
-}
-EXPORT_SYMBOL_IF_KUNIT(perf_sample_id_size);
 
 /**
  * perf_read_size - bytes that read() or PERF_SAMPLE_READ produces

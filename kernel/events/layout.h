@@ -12,70 +12,13 @@
 #ifndef _KERNEL_EVENTS_LAYOUT_H
 #define _KERNEL_EVENTS_LAYOUT_H
 
+#include <linux/perf/core_types.h>
 #include <linux/types.h>
 
-/**
- * enum perf_sample_item - the items of PERF_RECORD_SAMPLE, in record order
- *
- * Record order is not sample_type bit order: IDENTIFIER comes first, so
- * that a reader can find the event before knowing the layout.  WEIGHT
- * stands for either weight flavour.
- */
-enum perf_sample_item {
-	PSI_IDENTIFIER,
-	PSI_IP,
-	PSI_TID,
-	PSI_TIME,
-	PSI_ADDR,
-	PSI_ID,
-	PSI_STREAM_ID,
-	PSI_CPU,
-	PSI_PERIOD,
-	PSI_READ,
-	PSI_CALLCHAIN,
-	PSI_RAW,
-	PSI_BRANCH_STACK,
-	PSI_REGS_USER,
-	PSI_STACK_USER,
-	PSI_WEIGHT,
-	PSI_DATA_SRC,
-	PSI_TRANSACTION,
-	PSI_REGS_INTR,
-	PSI_PHYS_ADDR,
-	PSI_CGROUP,
-	PSI_DATA_PAGE_SIZE,
-	PSI_CODE_PAGE_SIZE,
-	PSI_AUX,
-	PSI_NR
-};
-
-/* The sample_id trailer holds at most these six items. */
-#define PERF_ID_ITEMS_MAX	6
-
-/**
- * struct perf_sample_layout - what one event's records look like
- * @items: the sample items its sample_type selects, in record order
- * @nr_items: how many of @items are used
- * @id_items: the items of the sample_id trailer, in trailer order
- * @nr_id_items: how many of @id_items are used (0 without sample_id_all)
- * @fixed_size: bytes of a sample without its variable-size items:
- *	header plus every fixed-size item; PERF_SAMPLE_READ is left out
- *	because a group's read grows with the group (see perf_read_size())
- * @id_size: bytes of the sample_id trailer that other records carry
- */
-struct perf_sample_layout {
-	u8	items[PSI_NR];
-	u8	nr_items;
-	u8	id_items[PERF_ID_ITEMS_MAX];
-	u8	nr_id_items;
-	u16	fixed_size;
-	u16	id_size;
-};
+/* enum perf_sample_item, struct perf_sample_layout: <linux/perf/core_types.h> */
 
 void perf_sample_layout_init(struct perf_sample_layout *layout,
 			     u64 sample_type, bool sample_id_all);
-u32 perf_sample_fixed_size(u64 sample_type);
-u32 perf_sample_id_size(u64 sample_type, bool sample_id_all);
 
 /**
  * struct perf_read_member - one event's values in a read

@@ -235,35 +235,6 @@ static void layout_read_every_format_test(struct kunit *test)
 	}
 }
 
-/* The population-count sizes agree with the item walk, bit by bit. */
-static void layout_fast_sizes_test(struct kunit *test)
-{
-	struct perf_sample_layout l;
-	u64 type, all = (u64)PERF_SAMPLE_MAX - 1;
-	unsigned int i;
-
-	for (i = 0; i < 64; i++) {
-		type = BIT_ULL(i) & all;
-		perf_sample_layout_init(&l, type, true);
-		KUNIT_EXPECT_EQ_MSG(test, perf_sample_fixed_size(type),
-				    (u32)l.fixed_size, "bit %u", i);
-		KUNIT_EXPECT_EQ_MSG(test, perf_sample_id_size(type, true),
-				    (u32)l.id_size, "bit %u", i);
-		KUNIT_EXPECT_EQ(test, perf_sample_id_size(type, false), 0U);
-	}
-	/* Every bit but one weight (they may not be set together). */
-	type = all & ~(u64)PERF_SAMPLE_WEIGHT_STRUCT;
-	perf_sample_layout_init(&l, type, true);
-	KUNIT_EXPECT_EQ(test, perf_sample_fixed_size(type), (u32)l.fixed_size);
-	KUNIT_EXPECT_EQ(test, perf_sample_id_size(type, true), (u32)l.id_size);
-	/* What perf record asks for. */
-	type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-	       PERF_SAMPLE_PERIOD | PERF_SAMPLE_ID | PERF_SAMPLE_CALLCHAIN;
-	perf_sample_layout_init(&l, type, true);
-	KUNIT_EXPECT_EQ(test, perf_sample_fixed_size(type), (u32)l.fixed_size);
-	KUNIT_EXPECT_EQ(test, perf_sample_id_size(type, true), (u32)l.id_size);
-}
-
 static struct kunit_case perfcore_layout_cases[] = {
 	KUNIT_CASE(layout_empty_test),
 	KUNIT_CASE(layout_each_bit_test),
@@ -273,7 +244,6 @@ static struct kunit_case perfcore_layout_cases[] = {
 	KUNIT_CASE(layout_read_size_test),
 	KUNIT_CASE(layout_read_fill_test),
 	KUNIT_CASE(layout_read_every_format_test),
-	KUNIT_CASE(layout_fast_sizes_test),
 	{}
 };
 

@@ -113,6 +113,21 @@ static u64 perf_sample_count(struct perf_event *event, bool own)
  * 1. Sizes and the sample_id trailer
  */
 
+/*
+ * The layout of records of @type for @event: the one worked out at open
+ * when @type is the attr's (always, for records the core writes), else
+ * one computed into @own.
+ */
+static const struct perf_sample_layout *
+perf_event_layout(struct perf_event *event, u64 type,
+		  struct perf_sample_layout *own)
+{
+	if (likely(type == event->attr.sample_type))
+		return &event->sample_layout;
+	perf_sample_layout_init(own, type, event->attr.sample_id_all);
+	return own;
+}
+
 /**
  * perf_event_compute_sizes() - work out the fixed sizes of @event's records
  * @event: the event; attr, and the group it belongs to, already set
@@ -120,7 +135,8 @@ static u64 perf_sample_count(struct perf_event *event, bool own)
  * header_size is everything of a PERF_RECORD_SAMPLE that does not vary
  * from one sample to the next, header included; read_size the PERF_SAMPLE_READ
  * or read() payload; id_header_size the sample_id trailer that other records
- * carry (0 without attr.sample_id_all).
+ * carry (0 without attr.sample_id_all); sample_layout the items of both,
+ * so that writing a record only walks a list.
  */
 void perf_event_compute_sizes(struct perf_event *event)
 {
@@ -128,14 +144,15 @@ void perf_event_compute_sizes(struct perf_event *event)
 	u64 type = event->attr.sample_type;
 	u32 size;
 
+	perf_sample_layout_init(&event->sample_layout, type,
+				event->attr.sample_id_all);
 	event->read_size = perf_read_size(event->attr.read_format,
 					  leader->nr_siblings + 1);
-	size = perf_sample_fixed_size(type);
+	size = event->sample_layout.fixed_size;
 	if (type & PERF_SAMPLE_READ)
 		size += event->read_size;
 	event->header_size = size;
-	event->id_header_size = perf_sample_id_size(type,
-						    event->attr.sample_id_all);
+	event->id_header_size = event->sample_layout.id_size;
 }
 
 /**
@@ -262,14 +279,15 @@ void perf_event__output_id_sample(struct perf_event *event,
 				  struct perf_output_handle *handle,
 				  struct perf_sample_data *sample)
 {
-	struct perf_sample_layout layout;
+	const struct perf_sample_layout *layout;
+	struct perf_sample_layout own;
 	unsigned int i;
 
 	if (!event->attr.sample_id_all)
 		return;
-	perf_sample_layout_init(&layout, sample->type, true);
-	for (i = 0; i < layout.nr_id_items; i++)
-		perf_output_fixed_item(handle, sample, layout.id_items[i]);
+	layout = perf_event_layout(event, sample->type, &own);
+	for (i = 0; i < layout->nr_id_items; i++)
+		perf_output_fixed_item(handle, sample, layout->id_items[i]);
 }
 
 /* ======================================================================
@@ -896,7 +914,8 @@ void perf_output_sample(struct perf_output_handle *handle,
 			struct perf_event_header *header,
 			struct perf_sample_data *data, struct perf_event *event)
 {
-	struct perf_sample_layout layout;
+	const struct perf_sample_layout *layout;
+	struct perf_sample_layout own;
 	unsigned int i;
 
 	/* The driver read the group already: leave the counters alone. */
@@ -904,9 +923,9 @@ void perf_output_sample(struct perf_output_handle *handle,
 
 	perf_output_put(handle, *header);
 
-	perf_sample_layout_init(&layout, data->type, false);
-	for (i = 0; i < layout.nr_items; i++) {
-		unsigned int item = layout.items[i];
+	layout = perf_event_layout(event, data->type, &own);
+	for (i = 0; i < layout->nr_items; i++) {
+		unsigned int item = layout->items[i];
 
 		switch (item) {
 		case PSI_READ:
