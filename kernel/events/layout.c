@@ -67,7 +67,9 @@ void perf_sample_layout_init(struct perf_sample_layout *layout,
 {
 	unsigned int i, item;
 
+	BUILD_BUG_ON(BITS_PER_TYPE(layout->variable) < PSI_NR);
 	layout->nr_items = 0;
+	layout->variable = 0;
 	layout->fixed_size = sizeof(struct perf_event_header);
 	layout->nr_id_items = 0;
 	layout->id_size = 0;
@@ -79,6 +81,8 @@ void perf_sample_layout_init(struct perf_sample_layout *layout,
 			continue;
 		layout->items[layout->nr_items++] = i;
 		layout->fixed_size += perf_sample_items[i].size;
+		if (!perf_sample_items[i].size)
+			layout->variable |= BIT(i);
 	}
 
 	if (!sample_id_all)

@@ -212,61 +212,45 @@ void perf_event_header__init_id(struct perf_event_header *header,
 	perf_sample_fill_ids(data, event, data->type);
 }
 
-/* Write one fixed-size item of a sample (see enum perf_sample_item). */
-static void perf_output_fixed_item(struct perf_output_handle *handle,
-				   struct perf_sample_data *data,
-				   unsigned int item)
+/* The value of one fixed-size item of a sample (see enum perf_sample_item). */
+static u64 perf_fixed_item(const struct perf_sample_data *data,
+			   unsigned int item)
 {
 	switch (item) {
 	case PSI_IDENTIFIER:
 	case PSI_ID:
-		perf_output_put(handle, data->id);
-		break;
+		return data->id;
 	case PSI_IP:
-		perf_output_put(handle, data->ip);
-		break;
+		return data->ip;
 	case PSI_TID:
-		perf_output_put(handle, data->tid_entry);
-		break;
+		return *(const u64 *)&data->tid_entry;
 	case PSI_TIME:
-		perf_output_put(handle, data->time);
-		break;
+		return data->time;
 	case PSI_ADDR:
-		perf_output_put(handle, data->addr);
-		break;
+		return data->addr;
 	case PSI_STREAM_ID:
-		perf_output_put(handle, data->stream_id);
-		break;
+		return data->stream_id;
 	case PSI_CPU:
-		perf_output_put(handle, data->cpu_entry);
-		break;
+		return *(const u64 *)&data->cpu_entry;
 	case PSI_PERIOD:
-		perf_output_put(handle, data->period);
-		break;
+		return data->period;
 	case PSI_WEIGHT:
-		perf_output_put(handle, data->weight.full);
-		break;
+		return data->weight.full;
 	case PSI_DATA_SRC:
-		perf_output_put(handle, data->data_src.val);
-		break;
+		return data->data_src.val;
 	case PSI_TRANSACTION:
-		perf_output_put(handle, data->txn);
-		break;
+		return data->txn;
 	case PSI_PHYS_ADDR:
-		perf_output_put(handle, data->phys_addr);
-		break;
+		return data->phys_addr;
 	case PSI_CGROUP:
-		perf_output_put(handle, data->cgroup);
-		break;
+		return data->cgroup;
 	case PSI_DATA_PAGE_SIZE:
-		perf_output_put(handle, data->data_page_size);
-		break;
+		return data->data_page_size;
 	case PSI_CODE_PAGE_SIZE:
-		perf_output_put(handle, data->code_page_size);
-		break;
-	default:
-		WARN_ON_ONCE(1);
+		return data->code_page_size;
 	}
+	WARN_ON_ONCE(1);
+	return 0;
 }
 
 /**
@@ -281,13 +265,15 @@ void perf_event__output_id_sample(struct perf_event *event,
 {
 	const struct perf_sample_layout *layout;
 	struct perf_sample_layout own;
+	u64 ids[PERF_ID_ITEMS_MAX];
 	unsigned int i;
 
 	if (!event->attr.sample_id_all)
 		return;
 	layout = perf_event_layout(event, sample->type, &own);
 	for (i = 0; i < layout->nr_id_items; i++)
-		perf_output_fixed_item(handle, sample, layout->id_items[i]);
+		ids[i] = perf_fixed_item(sample, layout->id_items[i]);
+	perf_output_copy(handle, ids, i * sizeof(u64));
 }
 
 /* ======================================================================
@@ -900,6 +886,47 @@ void perf_prepare_header(struct perf_event_header *header,
 	WARN_ON_ONCE(header->size & 7);
 }
 
+/* Write one variable-size item of a sample. */
+static void perf_output_variable_item(struct perf_output_handle *handle,
+				      struct perf_sample_data *data,
+				      struct perf_event *event,
+				      unsigned int item)
+{
+	switch (item) {
+	case PSI_READ:
+		perf_output_read(handle, event);
+		break;
+	case PSI_CALLCHAIN:
+		perf_output_copy(handle, data->callchain,
+				 (data->callchain->nr + 1) * sizeof(u64));
+		break;
+	case PSI_RAW:
+		perf_output_raw(handle, data->raw);
+		break;
+	case PSI_BRANCH_STACK:
+		perf_output_branches(handle, data, event);
+		break;
+	case PSI_REGS_USER:
+		perf_output_regs(handle, &data->regs_user,
+				 event->attr.sample_regs_user);
+		break;
+	case PSI_STACK_USER:
+		perf_output_ustack(handle, data);
+		break;
+	case PSI_REGS_INTR:
+		perf_output_regs(handle, &data->regs_intr,
+				 event->attr.sample_regs_intr);
+		break;
+	case PSI_AUX:
+		perf_output_put(handle, data->aux_size);
+		if (data->aux_size)
+			perf_aux_sample_output(event, handle, data->aux_size);
+		break;
+	default:
+		WARN_ON_ONCE(1);
+	}
+}
+
 /**
  * perf_output_sample() - write a prepared sample
  * @handle: a record of header->size bytes, begun
@@ -916,52 +943,33 @@ void perf_output_sample(struct perf_output_handle *handle,
 {
 	const struct perf_sample_layout *layout;
 	struct perf_sample_layout own;
-	unsigned int i;
+	u64 run[1 + PSI_NR];
+	unsigned int i, n = 0;
 
 	/* The driver read the group already: leave the counters alone. */
 	handle->skip_read = !!(data->sample_flags & PERF_SAMPLE_READ);
 
-	perf_output_put(handle, *header);
+	/*
+	 * The header and each run of fixed-size items are gathered and
+	 * copied at once: a typical sample is then a single copy.
+	 */
+	BUILD_BUG_ON(sizeof(*header) != sizeof(u64));
+	memcpy(&run[n++], header, sizeof(*header));
 
 	layout = perf_event_layout(event, data->type, &own);
 	for (i = 0; i < layout->nr_items; i++) {
 		unsigned int item = layout->items[i];
 
-		switch (item) {
-		case PSI_READ:
-			perf_output_read(handle, event);
-			break;
-		case PSI_CALLCHAIN:
-			perf_output_copy(handle, data->callchain,
-					 (data->callchain->nr + 1) * sizeof(u64));
-			break;
-		case PSI_RAW:
-			perf_output_raw(handle, data->raw);
-			break;
-		case PSI_BRANCH_STACK:
-			perf_output_branches(handle, data, event);
-			break;
-		case PSI_REGS_USER:
-			perf_output_regs(handle, &data->regs_user,
-					 event->attr.sample_regs_user);
-			break;
-		case PSI_STACK_USER:
-			perf_output_ustack(handle, data);
-			break;
-		case PSI_REGS_INTR:
-			perf_output_regs(handle, &data->regs_intr,
-					 event->attr.sample_regs_intr);
-			break;
-		case PSI_AUX:
-			perf_output_put(handle, data->aux_size);
-			if (data->aux_size)
-				perf_aux_sample_output(event, handle,
-						       data->aux_size);
-			break;
-		default:
-			perf_output_fixed_item(handle, data, item);
+		if (!(layout->variable & BIT(item))) {
+			run[n++] = perf_fixed_item(data, item);
+			continue;
 		}
+		perf_output_copy(handle, run, n * sizeof(u64));
+		n = 0;
+		perf_output_variable_item(handle, data, event, item);
 	}
+	if (n)
+		perf_output_copy(handle, run, n * sizeof(u64));
 }
 
 typedef int (*perf_begin_fn)(struct perf_output_handle *handle,

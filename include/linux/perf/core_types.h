@@ -141,6 +141,8 @@ enum perf_sample_item {
  * @nr_items: how many of @items are used
  * @id_items: the items of the sample_id trailer, in trailer order
  * @nr_id_items: how many of @id_items are used (0 without sample_id_all)
+ * @variable: BIT(item) for each item kind whose size varies from sample
+ *	to sample (the rest are one u64 each)
  * @fixed_size: bytes of a sample without its variable-size items:
  *	header plus every fixed-size item; PERF_SAMPLE_READ is left out
  *	because a group's read grows with the group (see perf_read_size())
@@ -151,6 +153,7 @@ struct perf_sample_layout {
 	u8	nr_items;
 	u8	id_items[PERF_ID_ITEMS_MAX];
 	u8	nr_id_items;
+	u32	variable;
 	u16	fixed_size;
 	u16	id_size;
 };
