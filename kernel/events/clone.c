@@ -47,6 +47,7 @@
  * CPU can be trading the same pair the other way round.
  */
 
+#include <kunit/visibility.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 
@@ -117,6 +118,29 @@ static bool perf_ctx_cloneable(struct perf_event_context *ctx)
 }
 
 /**
+ * perf_ctx_clone_origin - what a copy of @parent is a clone of
+ * @parent: the context being copied
+ * @gen: set to the generation the copy matches
+ *
+ * A copy of an unchanged clone is a clone of the same context as its
+ * parent, at the same generation, so that all the copies made from one
+ * context match each other however deep the fork tree.
+ *
+ * Return: the context to record in the copy's clone_of.
+ */
+struct perf_event_context *
+perf_ctx_clone_origin(struct perf_event_context *parent, u64 *gen)
+{
+	if (parent->clone_of) {
+		*gen = parent->clone_gen;
+		return parent->clone_of;
+	}
+	*gen = parent->generation;
+	return parent;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_ctx_clone_origin);
+
+/**
  * perf_ctx_mark_clone - record that @child is a copy of @parent
  * @child: a new task's context, just filled by inheritance
  * @parent: the context it was filled from, its mutex held
@@ -137,10 +161,7 @@ void perf_ctx_mark_clone(struct perf_event_context *child,
 		return;
 
 	raw_spin_lock_irq(&parent->lock);
-	of = parent->clone_of;
-	gen = of ? parent->clone_gen : parent->generation;
-	if (!of)
-		of = parent;
+	of = perf_ctx_clone_origin(parent, &gen);
 	perf_get_ctx(of);
 	raw_spin_unlock_irq(&parent->lock);
 
@@ -150,8 +171,16 @@ void perf_ctx_mark_clone(struct perf_event_context *child,
 	raw_spin_unlock_irq(&child->lock);
 }
 
-static bool perf_ctx_interchangeable(struct perf_event_context *a,
-				     struct perf_event_context *b)
+/**
+ * perf_ctx_interchangeable - may two task contexts be traded?
+ * @a: a context
+ * @b: another
+ *
+ * Return: true when one is a clone of the other at the other's current
+ * generation, or both are clones of one context at the same generation.
+ */
+bool perf_ctx_interchangeable(const struct perf_event_context *a,
+			      const struct perf_event_context *b)
 {
 	if (a->clone_of == b && a->clone_gen == b->generation)
 		return true;
@@ -160,6 +189,7 @@ static bool perf_ctx_interchangeable(struct perf_event_context *a,
 	return a->clone_of && a->clone_of == b->clone_of &&
 	       a->clone_gen == b->clone_gen;
 }
+EXPORT_SYMBOL_IF_KUNIT(perf_ctx_interchangeable);
 
 /**
  * perf_task_ctx_trade - hand @ctx to @next instead of switching it out

@@ -246,6 +246,11 @@ bool perf_task_ctx_claim(struct perf_event_context *ctx,
 			 struct task_struct *task);
 void perf_ctx_mark_clone(struct perf_event_context *child,
 			 struct perf_event_context *parent);
+/* The pure part of the two above, for clone_test.c. */
+struct perf_event_context *
+perf_ctx_clone_origin(struct perf_event_context *parent, u64 *gen);
+bool perf_ctx_interchangeable(const struct perf_event_context *a,
+			      const struct perf_event_context *b);
 bool perf_task_ctx_trade(struct task_struct *prev,
 			 struct perf_event_context *ctx,
 			 struct task_struct *next);
