@@ -1455,6 +1455,7 @@ void __init perf_event_init(void)
 		lockdep_set_class(&cpuctx->ctx.lock, &perf_cpu_ctx_lock_key);
 	}
 
+	perf_event_slab_init();
 	perf_pmu_registry_init();
 	perf_event_init_cpu(smp_processor_id());
 	perf_swevent_pmus_init();

@@ -207,6 +207,21 @@ static void ev_inherit_prog(struct perf_event *event, struct perf_event *parent)
 }
 
 /* Everything that must wait until RCU readers can no longer see us. */
+/*
+ * Events have a cache of their own: a struct perf_event is a little over
+ * a kilobyte, which kmalloc would round up to two, and a fork with
+ * inherited events allocates one per event and frees them all at exit.
+ */
+static struct kmem_cache *perf_event_slab;
+
+/**
+ * perf_event_slab_init() - create the events' cache, once at boot
+ */
+void __init perf_event_slab_init(void)
+{
+	perf_event_slab = KMEM_CACHE(perf_event, SLAB_PANIC);
+}
+
 static void ev_free_rcu(struct rcu_head *head)
 {
 	struct perf_event *event = container_of(head, struct perf_event,
@@ -217,7 +232,7 @@ static void ev_free_rcu(struct rcu_head *head)
 	kfree(event->addr_filter_ranges);
 	if (event->ns)
 		put_pid_ns(event->ns);
-	kfree(event);
+	kmem_cache_free(perf_event_slab, event);
 }
 
 /* The list heads, locks and deferred work an event has from birth. */
@@ -286,8 +301,9 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	if (attr->sigtrap && !task)
 		return ERR_PTR(-EINVAL);
 
-	event = kzalloc_node(sizeof(*event), GFP_KERNEL,
-			     cpu >= 0 ? cpu_to_node(cpu) : NUMA_NO_NODE);
+	event = kmem_cache_alloc_node(perf_event_slab, GFP_KERNEL | __GFP_ZERO,
+				      cpu >= 0 ? cpu_to_node(cpu) :
+						 NUMA_NO_NODE);
 	if (!event)
 		return ERR_PTR(-ENOMEM);
 

@@ -241,6 +241,9 @@ void perf_ctx_lock(struct perf_cpu_context *cpuctx,
 void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
 		     struct perf_event_context *ctx);
 
+/* event.c: the cache events are allocated from (perf_event_init()). */
+void perf_event_slab_init(void);
+
 /* clone.c: cloned task contexts and trading them at a switch. */
 bool perf_task_ctx_claim(struct perf_event_context *ctx,
 			 struct task_struct *task);
