@@ -39,8 +39,8 @@
  *
  * Reference counts: a task context holds one reference for its task
  * pointer, one per event and one per clone of it; a CPU context is
- * static.  Events hold their
- * context until they are freed, so event->ctx is stable once installed.
+ * static.  Events hold their context until they are freed, so event->ctx
+ * is stable once installed.
  */
 
 #include <linux/cpu.h>
