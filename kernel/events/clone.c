@@ -36,9 +36,9 @@
  *
  * Only plain contexts become clones: every event of the parent copied,
  * none with inherit_stat (the per-task totals would have to be traded
- * too), and no PMU keeping per-task data in the context.  And the trade
- * is skipped while a PMU on this CPU wants sched_task calls.  Anything
- * else takes the full switch.
+ * too) or in the error state, and no PMU keeping per-task data in the
+ * context.  And the trade is skipped while a PMU on this CPU wants
+ * sched_task calls.  Anything else takes the full switch.
  *
  * Locking: clone_of, clone_gen and generation change under ctx->lock with
  * ctx->mutex held, so either lock is enough to read them.  The trade holds
@@ -112,6 +112,13 @@ static bool perf_ctx_cloneable(struct perf_event_context *ctx)
 	}
 	list_for_each_entry(event, &ctx->event_list, event_entry) {
 		if (event->attr.inherit_stat)
+			return false;
+		/*
+		 * A pinned group that lost its counter is copied as off, not
+		 * as failed; a trade would leave the parent with a copy that
+		 * never counts again.  Upstream trades anyway.
+		 */
+		if (event->state == PERF_EVENT_STATE_ERROR)
 			return false;
 	}
 	return true;
