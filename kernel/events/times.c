@@ -148,10 +148,10 @@ static void pt_extend(u64 enabled, u64 running, u64 stamp,
 		      enum perf_times_mode mode, u64 clock_now,
 		      u64 *out_enabled, u64 *out_running)
 {
-	u64 d = perf_times_elapsed(stamp, clock_now);
-
-	*out_enabled = enabled + ((mode & PERF_TIMES_GROWS_ENABLED) ? d : 0);
-	*out_running = running + ((mode & PERF_TIMES_GROWS_RUNNING) ? d : 0);
+	*out_enabled = enabled;
+	*out_running = running;
+	perf_times_grow(mode, perf_times_elapsed(stamp, clock_now),
+			out_enabled, out_running);
 }
 
 /**

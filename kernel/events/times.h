@@ -34,6 +34,33 @@ void perf_tclock_stop(struct perf_tclock *clk, u64 now);
 void perf_tclock_update(struct perf_tclock *clk, u64 now);
 u64 perf_tclock_read_lockless(const struct perf_tclock *clk, u64 now);
 
+#define PERF_TIMES_GROWS_ENABLED	0x1
+#define PERF_TIMES_GROWS_RUNNING	0x2
+
+/*
+ * Time from @from to @to; a @to older than @from (perf_clock() is only
+ * monotonic per CPU) reads as no time passed rather than as a huge jump.
+ */
+static inline u64 perf_times_elapsed(u64 from, u64 to)
+{
+	s64 d = (s64)(to - from);
+
+	return d > 0 ? (u64)d : 0;
+}
+
+/*
+ * Add @d to the totals that @mode makes grow; shared by every fold and
+ * read so that they cannot disagree.
+ */
+static inline void perf_times_grow(enum perf_times_mode mode, u64 d,
+				   u64 *enabled, u64 *running)
+{
+	if (mode & PERF_TIMES_GROWS_ENABLED)
+		*enabled += d;
+	if (mode & PERF_TIMES_GROWS_RUNNING)
+		*running += d;
+}
+
 /**
  * perf_tclock_read() - the clock's value at @now
  * @clk: the clock
@@ -47,11 +74,9 @@ u64 perf_tclock_read_lockless(const struct perf_tclock *clk, u64 now);
  */
 static inline u64 perf_tclock_read(const struct perf_tclock *clk, u64 now)
 {
-	s64 d = (s64)(now - clk->stamp);
-
-	if (!clk->running || d <= 0)
+	if (!clk->running)
 		return clk->time;
-	return clk->time + d;
+	return clk->time + perf_times_elapsed(clk->stamp, now);
 }
 
 /**
@@ -81,20 +106,6 @@ perf_times_mode_for(enum perf_event_state leader_state,
 	return PERF_TIMES_OFF;
 }
 
-#define PERF_TIMES_GROWS_ENABLED	0x1
-#define PERF_TIMES_GROWS_RUNNING	0x2
-
-/*
- * Time from @from to @to; a @to older than @from (perf_clock() is only
- * monotonic per CPU) reads as no time passed rather than as a huge jump.
- */
-static inline u64 perf_times_elapsed(u64 from, u64 to)
-{
-	s64 d = (s64)(to - from);
-
-	return d > 0 ? (u64)d : 0;
-}
-
 void perf_times_init(struct perf_times *pt, u64 clock_now,
 		     enum perf_times_mode mode);
 
@@ -114,10 +125,7 @@ static inline void perf_times_fold(struct perf_times *pt, u64 clock_now)
 
 	if (!d)
 		return;
-	if (pt->mode & PERF_TIMES_GROWS_ENABLED)
-		pt->enabled += d;
-	if (pt->mode & PERF_TIMES_GROWS_RUNNING)
-		pt->running += d;
+	perf_times_grow(pt->mode, d, &pt->enabled, &pt->running);
 	pt->stamp = clock_now;
 }
 
