@@ -113,21 +113,6 @@ static u64 perf_sample_count(struct perf_event *event, bool own)
  * 1. Sizes and the sample_id trailer
  */
 
-/*
- * The layout of records of @type for @event: the one worked out at open
- * when @type is the attr's (always, for records the core writes), else
- * one computed into @own.
- */
-static const struct perf_sample_layout *
-perf_event_layout(struct perf_event *event, u64 type,
-		  struct perf_sample_layout *own)
-{
-	if (likely(type == event->attr.sample_type))
-		return &event->sample_layout;
-	perf_sample_layout_init(own, type, event->attr.sample_id_all);
-	return own;
-}
-
 /**
  * perf_event_compute_sizes() - work out the fixed sizes of @event's records
  * @event: the event; attr, and the group it belongs to, already set
@@ -263,14 +248,12 @@ void perf_event__output_id_sample(struct perf_event *event,
 				  struct perf_output_handle *handle,
 				  struct perf_sample_data *sample)
 {
-	const struct perf_sample_layout *layout;
-	struct perf_sample_layout own;
+	const struct perf_sample_layout *layout = &event->sample_layout;
 	u64 ids[PERF_ID_ITEMS_MAX];
 	unsigned int i;
 
 	if (!event->attr.sample_id_all)
 		return;
-	layout = perf_event_layout(event, sample->type, &own);
 	for (i = 0; i < layout->nr_id_items; i++)
 		ids[i] = perf_fixed_item(sample, layout->id_items[i]);
 	perf_output_copy(handle, ids, i * sizeof(u64));
@@ -934,15 +917,15 @@ static void perf_output_variable_item(struct perf_output_handle *handle,
  * @data: from perf_prepare_sample()
  * @event: the event
  *
- * The items go out in ABI order (layout.c's table), then the sample counts
- * towards attr.wakeup_events.
+ * The items go out in ABI order, as the event's layout (worked out at
+ * open from attr.sample_type, which perf_prepare_sample() copied into
+ * data->type) lists them.
  */
 void perf_output_sample(struct perf_output_handle *handle,
 			struct perf_event_header *header,
 			struct perf_sample_data *data, struct perf_event *event)
 {
-	const struct perf_sample_layout *layout;
-	struct perf_sample_layout own;
+	const struct perf_sample_layout *layout = &event->sample_layout;
 	u64 run[1 + PSI_NR];
 	unsigned int i, n = 0;
 
@@ -956,7 +939,6 @@ void perf_output_sample(struct perf_output_handle *handle,
 	BUILD_BUG_ON(sizeof(*header) != sizeof(u64));
 	memcpy(&run[n++], header, sizeof(*header));
 
-	layout = perf_event_layout(event, data->type, &own);
 	for (i = 0; i < layout->nr_items; i++) {
 		unsigned int item = layout->items[i];
 
