@@ -467,12 +467,20 @@ static int perf_ctx_call_remote(void *info)
 	return 0;
 }
 
-/*
- * smp_call_function_single() for a change: run right here when @cpu is
- * this CPU, as the cross-call would, without its bookkeeping.  The
- * common case: a task changing its own events.
+/**
+ * perf_cpu_call - run a function on a CPU, directly if it is this one
+ * @cpu: where @func must run
+ * @func: run with interrupts off, as in an IPI
+ * @info: passed to @func
+ *
+ * smp_call_function_single() with wait: when @cpu is this CPU it runs
+ * @func right here, as the cross-call would, but without setting up and
+ * locking a call descriptor: the common case of a task changing or
+ * reading its own events.
+ *
+ * Return: 0, or the cross-call's error (-ENXIO for an offline @cpu).
  */
-static int perf_ctx_call_on(int cpu, smp_call_func_t func, void *info)
+int perf_cpu_call(int cpu, smp_call_func_t func, void *info)
 {
 	unsigned long flags;
 	int err = 0;
@@ -519,7 +527,7 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn fn, void *data)
 
 	if (!ctx->task) {
 		args = (struct perf_ctx_call_args){ event, fn, data };
-		if (!perf_ctx_call_on(event->cpu, perf_ctx_call_ipi, &args) &&
+		if (!perf_cpu_call(event->cpu, perf_ctx_call_ipi, &args) &&
 		    !args.fn)
 			return;
 		/* The CPU is offline: nothing of it is on a PMU. */
@@ -534,8 +542,8 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn fn, void *data)
 	for (;;) {
 		if (task != TASK_TOMBSTONE && task_curr(task)) {
 			args = (struct perf_ctx_call_args){ event, fn, data };
-			if (!perf_ctx_call_on(task_cpu(task),
-					      perf_ctx_call_ipi, &args) &&
+			if (!perf_cpu_call(task_cpu(task), perf_ctx_call_ipi,
+					   &args) &&
 			    !args.fn)
 				return;
 		}

@@ -241,6 +241,9 @@ void perf_ctx_lock(struct perf_cpu_context *cpuctx,
 void perf_ctx_unlock(struct perf_cpu_context *cpuctx,
 		     struct perf_event_context *ctx);
 
+/* Run @func on @cpu, directly when that is this CPU (context.c). */
+int perf_cpu_call(int cpu, smp_call_func_t func, void *info);
+
 /* event.c: the cache events are allocated from (perf_event_init()). */
 void perf_event_slab_init(void);
 

@@ -658,25 +658,26 @@ static void perf_sched_cb(struct task_struct *task, bool sched_in)
 void __perf_event_task_sched_out(struct task_struct *prev,
 				 struct task_struct *next)
 {
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	bool sched_cb = __this_cpu_read(perf_sched_cb_nr);
 	struct perf_event_context *ctx;
 
-	if (__this_cpu_read(perf_sched_cb_nr))
+	if (sched_cb)
 		perf_sched_cb(prev, false);
 	if (atomic_read(&nr_switch_events))
 		perf_event_switch_output(prev, next, false);
 
 	ctx = rcu_dereference_raw(prev->perf_event_ctxp);
-	if (ctx && this_cpu_ptr(&perf_cpu_context)->task_ctx == ctx) {
+	if (ctx && cpuctx->task_ctx == ctx) {
 		/*
 		 * A clone of @next's context can simply become @next's
 		 * (clone.c), unless a PMU here wants to see the switch.
 		 */
-		if (__this_cpu_read(perf_sched_cb_nr) ||
-		    !perf_task_ctx_trade(prev, ctx, next))
+		if (sched_cb || !perf_task_ctx_trade(prev, ctx, next))
 			perf_task_ctx_sched_out(ctx, EVENT_ALL);
 	}
 
-	if (this_cpu_ptr(&perf_cpu_context)->ctx.nr_cgroups)
+	if (cpuctx->ctx.nr_cgroups)
 		perf_cgroup_switch(next);
 }
 
@@ -1027,24 +1028,8 @@ int perf_event_read(struct perf_event *event, bool group)
 	struct perf_read_args args = { .event = event, .group = group };
 	int cpu = READ_ONCE(event->oncpu);
 
-	if (event->state == PERF_EVENT_STATE_ACTIVE && cpu >= 0) {
-		unsigned long flags;
-
-		/*
-		 * An event of this CPU or task is read right here, with IRQs
-		 * off as in the IPI: the context locks are also taken by the
-		 * multiplexing timer and the tick.
-		 */
-		preempt_disable();
-		if (cpu == smp_processor_id()) {
-			local_irq_save(flags);
-			perf_read_on_cpu(&args);
-			local_irq_restore(flags);
-		} else {
-			smp_call_function_single(cpu, perf_read_on_cpu, &args, 1);
-		}
-		preempt_enable();
-	}
+	if (event->state == PERF_EVENT_STATE_ACTIVE && cpu >= 0)
+		perf_cpu_call(cpu, perf_read_on_cpu, &args);
 	if (!args.done)
 		perf_read_off_pmu(event);
 	return 0;
