@@ -206,7 +206,6 @@ static void ev_inherit_prog(struct perf_event *event, struct perf_event *parent)
 #endif
 }
 
-/* Everything that must wait until RCU readers can no longer see us. */
 /*
  * Events have a cache of their own: a struct perf_event is a little over
  * a kilobyte, which kmalloc would round up to two, and a fork with
@@ -222,6 +221,7 @@ void __init perf_event_slab_init(void)
 	perf_event_slab = KMEM_CACHE(perf_event, SLAB_PANIC);
 }
 
+/* Everything that must wait until RCU readers can no longer see us. */
 static void ev_free_rcu(struct rcu_head *head)
 {
 	struct perf_event *event = container_of(head, struct perf_event,
