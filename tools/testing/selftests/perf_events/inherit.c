@@ -298,13 +298,20 @@ static int pin_to_cpu0(void)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* Returns the child's exit status as wait_exit0() does; -1 on error. */
-static int take_turns(char *mine, char *theirs)
+/*
+ * Pin to CPU 0, fork, and take TURNS turns with the child, each side
+ * touching one fresh page of its own per turn.  Returns 0 once the child
+ * has exited cleanly, -1 on any error.
+ */
+static int take_turns(void)
 {
+	char *mine = map_pages(TURNS), *theirs = map_pages(TURNS);
 	int to_child[2], to_parent[2], i, ok = 0;
 	pid_t pid;
 	char c = 0;
 
+	if (!mine || !theirs || pin_to_cpu0())
+		return -1;
 	if (pipe(to_child) || pipe(to_parent))
 		return -1;
 	pid = fork();
@@ -330,21 +337,21 @@ static int take_turns(char *mine, char *theirs)
 	close(to_child[1]);
 	close(to_parent[0]);
 	close(to_parent[1]);
-	return wait_exit0(pid) || ok ? -1 : 0;
+	if (wait_exit0(pid) || ok)
+		return -1;
+	munmap(mine, TURNS * PAGE);
+	munmap(theirs, TURNS * PAGE);
+	return 0;
 }
 
 TEST(inherit_turns_on_one_cpu_count_both_tasks)
 {
-	char *mine = map_pages(TURNS), *theirs = map_pages(TURNS);
 	__u64 v = 0;
 	int fd;
 
-	ASSERT_NE(NULL, mine);
-	ASSERT_NE(NULL, theirs);
-	ASSERT_EQ(0, pin_to_cpu0());
 	fd = open_pf(1, 0);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, take_turns(mine, theirs));
+	ASSERT_EQ(0, take_turns());
 	ASSERT_EQ(0, read_count(fd, &v));
 	/* One fault per page on each side, plus a few COW faults. */
 	EXPECT_GE(v, 2 * TURNS);
@@ -354,18 +361,14 @@ TEST(inherit_turns_on_one_cpu_count_both_tasks)
 
 TEST(inherit_turns_then_parent_fd_still_controls_parent)
 {
-	char *mine = map_pages(TURNS), *theirs = map_pages(TURNS);
 	char *more = map_pages(2 * NPAGES);
 	__u64 before = 0, v = 0;
 	int fd;
 
-	ASSERT_NE(NULL, mine);
-	ASSERT_NE(NULL, theirs);
 	ASSERT_NE(NULL, more);
-	ASSERT_EQ(0, pin_to_cpu0());
 	fd = open_pf(1, 0);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, take_turns(mine, theirs));
+	ASSERT_EQ(0, take_turns());
 
 	/* The child has gone; whatever counts the parent now obeys the fd. */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
