@@ -20,31 +20,31 @@
 static const struct {
 	u32	bits;
 	u8	size;
-} perf_sample_items[PSI_NR] = {
-	[PSI_IDENTIFIER]	= { PERF_SAMPLE_IDENTIFIER,	8 },
-	[PSI_IP]		= { PERF_SAMPLE_IP,		8 },
-	[PSI_TID]		= { PERF_SAMPLE_TID,		8 }, /* pid, tid */
-	[PSI_TIME]		= { PERF_SAMPLE_TIME,		8 },
-	[PSI_ADDR]		= { PERF_SAMPLE_ADDR,		8 },
-	[PSI_ID]		= { PERF_SAMPLE_ID,		8 },
-	[PSI_STREAM_ID]		= { PERF_SAMPLE_STREAM_ID,	8 },
-	[PSI_CPU]		= { PERF_SAMPLE_CPU,		8 }, /* cpu, pad */
-	[PSI_PERIOD]		= { PERF_SAMPLE_PERIOD,		8 },
-	[PSI_READ]		= { PERF_SAMPLE_READ,		0 },
-	[PSI_CALLCHAIN]		= { PERF_SAMPLE_CALLCHAIN,	0 },
-	[PSI_RAW]		= { PERF_SAMPLE_RAW,		0 },
-	[PSI_BRANCH_STACK]	= { PERF_SAMPLE_BRANCH_STACK,	0 },
-	[PSI_REGS_USER]		= { PERF_SAMPLE_REGS_USER,	0 },
-	[PSI_STACK_USER]	= { PERF_SAMPLE_STACK_USER,	0 },
-	[PSI_WEIGHT]		= { PERF_SAMPLE_WEIGHT_TYPE,	8 },
-	[PSI_DATA_SRC]		= { PERF_SAMPLE_DATA_SRC,	8 },
-	[PSI_TRANSACTION]	= { PERF_SAMPLE_TRANSACTION,	8 },
-	[PSI_REGS_INTR]		= { PERF_SAMPLE_REGS_INTR,	0 },
-	[PSI_PHYS_ADDR]		= { PERF_SAMPLE_PHYS_ADDR,	8 },
-	[PSI_CGROUP]		= { PERF_SAMPLE_CGROUP,		8 },
-	[PSI_DATA_PAGE_SIZE]	= { PERF_SAMPLE_DATA_PAGE_SIZE,	8 },
-	[PSI_CODE_PAGE_SIZE]	= { PERF_SAMPLE_CODE_PAGE_SIZE,	8 },
-	[PSI_AUX]		= { PERF_SAMPLE_AUX,		0 },
+} perf_sample_items[PERF_SI_NR] = {
+	[PERF_SI_IDENTIFIER]	= { PERF_SAMPLE_IDENTIFIER,	8 },
+	[PERF_SI_IP]		= { PERF_SAMPLE_IP,		8 },
+	[PERF_SI_TID]		= { PERF_SAMPLE_TID,		8 }, /* pid, tid */
+	[PERF_SI_TIME]		= { PERF_SAMPLE_TIME,		8 },
+	[PERF_SI_ADDR]		= { PERF_SAMPLE_ADDR,		8 },
+	[PERF_SI_ID]		= { PERF_SAMPLE_ID,		8 },
+	[PERF_SI_STREAM_ID]		= { PERF_SAMPLE_STREAM_ID,	8 },
+	[PERF_SI_CPU]		= { PERF_SAMPLE_CPU,		8 }, /* cpu, pad */
+	[PERF_SI_PERIOD]		= { PERF_SAMPLE_PERIOD,		8 },
+	[PERF_SI_READ]		= { PERF_SAMPLE_READ,		0 },
+	[PERF_SI_CALLCHAIN]		= { PERF_SAMPLE_CALLCHAIN,	0 },
+	[PERF_SI_RAW]		= { PERF_SAMPLE_RAW,		0 },
+	[PERF_SI_BRANCH_STACK]	= { PERF_SAMPLE_BRANCH_STACK,	0 },
+	[PERF_SI_REGS_USER]		= { PERF_SAMPLE_REGS_USER,	0 },
+	[PERF_SI_STACK_USER]	= { PERF_SAMPLE_STACK_USER,	0 },
+	[PERF_SI_WEIGHT]		= { PERF_SAMPLE_WEIGHT_TYPE,	8 },
+	[PERF_SI_DATA_SRC]		= { PERF_SAMPLE_DATA_SRC,	8 },
+	[PERF_SI_TRANSACTION]	= { PERF_SAMPLE_TRANSACTION,	8 },
+	[PERF_SI_REGS_INTR]		= { PERF_SAMPLE_REGS_INTR,	0 },
+	[PERF_SI_PHYS_ADDR]		= { PERF_SAMPLE_PHYS_ADDR,	8 },
+	[PERF_SI_CGROUP]		= { PERF_SAMPLE_CGROUP,		8 },
+	[PERF_SI_DATA_PAGE_SIZE]	= { PERF_SAMPLE_DATA_PAGE_SIZE,	8 },
+	[PERF_SI_CODE_PAGE_SIZE]	= { PERF_SAMPLE_CODE_PAGE_SIZE,	8 },
+	[PERF_SI_AUX]		= { PERF_SAMPLE_AUX,		0 },
 };
 
 /*
@@ -53,7 +53,8 @@ static const struct {
  * back from the end of any record finds it in the same place.
  */
 static const u8 perf_id_items[PERF_ID_ITEMS_MAX] = {
-	PSI_TID, PSI_TIME, PSI_ID, PSI_STREAM_ID, PSI_CPU, PSI_IDENTIFIER,
+	PERF_SI_TID, PERF_SI_TIME, PERF_SI_ID, PERF_SI_STREAM_ID, PERF_SI_CPU,
+	PERF_SI_IDENTIFIER,
 };
 
 /**
@@ -67,7 +68,7 @@ void perf_sample_layout_init(struct perf_sample_layout *layout,
 {
 	unsigned int i, item;
 
-	BUILD_BUG_ON(BITS_PER_TYPE(layout->variable) < PSI_NR);
+	BUILD_BUG_ON(BITS_PER_TYPE(layout->variable) < PERF_SI_NR);
 	layout->nr_items = 0;
 	layout->variable = 0;
 	layout->fixed_size = sizeof(struct perf_event_header);
@@ -76,7 +77,7 @@ void perf_sample_layout_init(struct perf_sample_layout *layout,
 	/* Counting events: the common case, at open and at every fork. */
 	if (!sample_type)
 		return;
-	for (i = 0; i < PSI_NR; i++) {
+	for (i = 0; i < PERF_SI_NR; i++) {
 		if (!(sample_type & perf_sample_items[i].bits))
 			continue;
 		layout->items[layout->nr_items++] = i;

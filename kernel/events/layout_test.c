@@ -17,31 +17,31 @@ static const struct {
 	int	item;
 	int	size;		/* -1: variable */
 } layout_abi[] = {
-	{ PERF_SAMPLE_IDENTIFIER,	PSI_IDENTIFIER,		8 },
-	{ PERF_SAMPLE_IP,		PSI_IP,			8 },
-	{ PERF_SAMPLE_TID,		PSI_TID,		8 },
-	{ PERF_SAMPLE_TIME,		PSI_TIME,		8 },
-	{ PERF_SAMPLE_ADDR,		PSI_ADDR,		8 },
-	{ PERF_SAMPLE_ID,		PSI_ID,			8 },
-	{ PERF_SAMPLE_STREAM_ID,	PSI_STREAM_ID,		8 },
-	{ PERF_SAMPLE_CPU,		PSI_CPU,		8 },
-	{ PERF_SAMPLE_PERIOD,		PSI_PERIOD,		8 },
-	{ PERF_SAMPLE_READ,		PSI_READ,		-1 },
-	{ PERF_SAMPLE_CALLCHAIN,	PSI_CALLCHAIN,		-1 },
-	{ PERF_SAMPLE_RAW,		PSI_RAW,		-1 },
-	{ PERF_SAMPLE_BRANCH_STACK,	PSI_BRANCH_STACK,	-1 },
-	{ PERF_SAMPLE_REGS_USER,	PSI_REGS_USER,		-1 },
-	{ PERF_SAMPLE_STACK_USER,	PSI_STACK_USER,		-1 },
-	{ PERF_SAMPLE_WEIGHT,		PSI_WEIGHT,		8 },
-	{ PERF_SAMPLE_WEIGHT_STRUCT,	PSI_WEIGHT,		8 },
-	{ PERF_SAMPLE_DATA_SRC,		PSI_DATA_SRC,		8 },
-	{ PERF_SAMPLE_TRANSACTION,	PSI_TRANSACTION,	8 },
-	{ PERF_SAMPLE_REGS_INTR,	PSI_REGS_INTR,		-1 },
-	{ PERF_SAMPLE_PHYS_ADDR,	PSI_PHYS_ADDR,		8 },
-	{ PERF_SAMPLE_CGROUP,		PSI_CGROUP,		8 },
-	{ PERF_SAMPLE_DATA_PAGE_SIZE,	PSI_DATA_PAGE_SIZE,	8 },
-	{ PERF_SAMPLE_CODE_PAGE_SIZE,	PSI_CODE_PAGE_SIZE,	8 },
-	{ PERF_SAMPLE_AUX,		PSI_AUX,		-1 },
+	{ PERF_SAMPLE_IDENTIFIER,	PERF_SI_IDENTIFIER,		8 },
+	{ PERF_SAMPLE_IP,		PERF_SI_IP,			8 },
+	{ PERF_SAMPLE_TID,		PERF_SI_TID,		8 },
+	{ PERF_SAMPLE_TIME,		PERF_SI_TIME,		8 },
+	{ PERF_SAMPLE_ADDR,		PERF_SI_ADDR,		8 },
+	{ PERF_SAMPLE_ID,		PERF_SI_ID,			8 },
+	{ PERF_SAMPLE_STREAM_ID,	PERF_SI_STREAM_ID,		8 },
+	{ PERF_SAMPLE_CPU,		PERF_SI_CPU,		8 },
+	{ PERF_SAMPLE_PERIOD,		PERF_SI_PERIOD,		8 },
+	{ PERF_SAMPLE_READ,		PERF_SI_READ,		-1 },
+	{ PERF_SAMPLE_CALLCHAIN,	PERF_SI_CALLCHAIN,		-1 },
+	{ PERF_SAMPLE_RAW,		PERF_SI_RAW,		-1 },
+	{ PERF_SAMPLE_BRANCH_STACK,	PERF_SI_BRANCH_STACK,	-1 },
+	{ PERF_SAMPLE_REGS_USER,	PERF_SI_REGS_USER,		-1 },
+	{ PERF_SAMPLE_STACK_USER,	PERF_SI_STACK_USER,		-1 },
+	{ PERF_SAMPLE_WEIGHT,		PERF_SI_WEIGHT,		8 },
+	{ PERF_SAMPLE_WEIGHT_STRUCT,	PERF_SI_WEIGHT,		8 },
+	{ PERF_SAMPLE_DATA_SRC,		PERF_SI_DATA_SRC,		8 },
+	{ PERF_SAMPLE_TRANSACTION,	PERF_SI_TRANSACTION,	8 },
+	{ PERF_SAMPLE_REGS_INTR,	PERF_SI_REGS_INTR,		-1 },
+	{ PERF_SAMPLE_PHYS_ADDR,	PERF_SI_PHYS_ADDR,		8 },
+	{ PERF_SAMPLE_CGROUP,		PERF_SI_CGROUP,		8 },
+	{ PERF_SAMPLE_DATA_PAGE_SIZE,	PERF_SI_DATA_PAGE_SIZE,	8 },
+	{ PERF_SAMPLE_CODE_PAGE_SIZE,	PERF_SI_CODE_PAGE_SIZE,	8 },
+	{ PERF_SAMPLE_AUX,		PERF_SI_AUX,		-1 },
 };
 
 #define HDR	((int)sizeof(struct perf_event_header))
@@ -92,7 +92,7 @@ static void layout_all_bits_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, all, (u64)PERF_SAMPLE_MAX - 1);
 
 	perf_sample_layout_init(&l, all, false);
-	KUNIT_EXPECT_EQ(test, l.nr_items, PSI_NR);
+	KUNIT_EXPECT_EQ(test, l.nr_items, PERF_SI_NR);
 	for (i = 0; i < l.nr_items; i++)
 		KUNIT_EXPECT_EQ(test, l.items[i], i);
 	KUNIT_EXPECT_EQ(test, l.fixed_size, fixed);
@@ -103,8 +103,8 @@ static void layout_some_bits_test(struct kunit *test)
 	u64 type = PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_IP | PERF_SAMPLE_CPU |
 		   PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_READ | PERF_SAMPLE_TID;
 	static const u8 order[] = {
-		PSI_IDENTIFIER, PSI_IP, PSI_TID, PSI_CPU, PSI_READ,
-		PSI_CALLCHAIN,
+		PERF_SI_IDENTIFIER, PERF_SI_IP, PERF_SI_TID, PERF_SI_CPU, PERF_SI_READ,
+		PERF_SI_CALLCHAIN,
 	};
 	struct perf_sample_layout l;
 	unsigned int i;
@@ -119,8 +119,8 @@ static void layout_some_bits_test(struct kunit *test)
 static void layout_id_trailer_test(struct kunit *test)
 {
 	static const u8 order[] = {
-		PSI_TID, PSI_TIME, PSI_ID, PSI_STREAM_ID, PSI_CPU,
-		PSI_IDENTIFIER,
+		PERF_SI_TID, PERF_SI_TIME, PERF_SI_ID, PERF_SI_STREAM_ID, PERF_SI_CPU,
+		PERF_SI_IDENTIFIER,
 	};
 	struct perf_sample_layout l;
 	unsigned int i;
@@ -136,8 +136,8 @@ static void layout_id_trailer_test(struct kunit *test)
 	perf_sample_layout_init(&l, PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TIME,
 				true);
 	KUNIT_ASSERT_EQ(test, l.nr_id_items, 2);
-	KUNIT_EXPECT_EQ(test, l.id_items[0], PSI_TIME);
-	KUNIT_EXPECT_EQ(test, l.id_items[1], PSI_IDENTIFIER);
+	KUNIT_EXPECT_EQ(test, l.id_items[0], PERF_SI_TIME);
+	KUNIT_EXPECT_EQ(test, l.id_items[1], PERF_SI_IDENTIFIER);
 	KUNIT_EXPECT_EQ(test, l.id_size, 16);
 
 	/* No trailer without sample_id_all. */

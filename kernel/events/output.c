@@ -202,36 +202,36 @@ static u64 perf_fixed_item(const struct perf_sample_data *data,
 			   unsigned int item)
 {
 	switch (item) {
-	case PSI_IDENTIFIER:
-	case PSI_ID:
+	case PERF_SI_IDENTIFIER:
+	case PERF_SI_ID:
 		return data->id;
-	case PSI_IP:
+	case PERF_SI_IP:
 		return data->ip;
-	case PSI_TID:
+	case PERF_SI_TID:
 		return *(const u64 *)&data->tid_entry;
-	case PSI_TIME:
+	case PERF_SI_TIME:
 		return data->time;
-	case PSI_ADDR:
+	case PERF_SI_ADDR:
 		return data->addr;
-	case PSI_STREAM_ID:
+	case PERF_SI_STREAM_ID:
 		return data->stream_id;
-	case PSI_CPU:
+	case PERF_SI_CPU:
 		return *(const u64 *)&data->cpu_entry;
-	case PSI_PERIOD:
+	case PERF_SI_PERIOD:
 		return data->period;
-	case PSI_WEIGHT:
+	case PERF_SI_WEIGHT:
 		return data->weight.full;
-	case PSI_DATA_SRC:
+	case PERF_SI_DATA_SRC:
 		return data->data_src.val;
-	case PSI_TRANSACTION:
+	case PERF_SI_TRANSACTION:
 		return data->txn;
-	case PSI_PHYS_ADDR:
+	case PERF_SI_PHYS_ADDR:
 		return data->phys_addr;
-	case PSI_CGROUP:
+	case PERF_SI_CGROUP:
 		return data->cgroup;
-	case PSI_DATA_PAGE_SIZE:
+	case PERF_SI_DATA_PAGE_SIZE:
 		return data->data_page_size;
-	case PSI_CODE_PAGE_SIZE:
+	case PERF_SI_CODE_PAGE_SIZE:
 		return data->code_page_size;
 	}
 	WARN_ON_ONCE(1);
@@ -876,31 +876,31 @@ static void perf_output_variable_item(struct perf_output_handle *handle,
 				      unsigned int item)
 {
 	switch (item) {
-	case PSI_READ:
+	case PERF_SI_READ:
 		perf_output_read(handle, event);
 		break;
-	case PSI_CALLCHAIN:
+	case PERF_SI_CALLCHAIN:
 		perf_output_copy(handle, data->callchain,
 				 (data->callchain->nr + 1) * sizeof(u64));
 		break;
-	case PSI_RAW:
+	case PERF_SI_RAW:
 		perf_output_raw(handle, data->raw);
 		break;
-	case PSI_BRANCH_STACK:
+	case PERF_SI_BRANCH_STACK:
 		perf_output_branches(handle, data, event);
 		break;
-	case PSI_REGS_USER:
+	case PERF_SI_REGS_USER:
 		perf_output_regs(handle, &data->regs_user,
 				 event->attr.sample_regs_user);
 		break;
-	case PSI_STACK_USER:
+	case PERF_SI_STACK_USER:
 		perf_output_ustack(handle, data);
 		break;
-	case PSI_REGS_INTR:
+	case PERF_SI_REGS_INTR:
 		perf_output_regs(handle, &data->regs_intr,
 				 event->attr.sample_regs_intr);
 		break;
-	case PSI_AUX:
+	case PERF_SI_AUX:
 		perf_output_put(handle, data->aux_size);
 		if (data->aux_size)
 			perf_aux_sample_output(event, handle, data->aux_size);
@@ -926,7 +926,7 @@ void perf_output_sample(struct perf_output_handle *handle,
 			struct perf_sample_data *data, struct perf_event *event)
 {
 	const struct perf_sample_layout *layout = &event->sample_layout;
-	u64 run[1 + PSI_NR];
+	u64 run[1 + PERF_SI_NR];
 	unsigned int i, n = 0;
 
 	/* The driver read the group already: leave the counters alone. */

@@ -105,31 +105,31 @@ struct perf_times {
  * stands for either weight flavour.
  */
 enum perf_sample_item {
-	PSI_IDENTIFIER,
-	PSI_IP,
-	PSI_TID,
-	PSI_TIME,
-	PSI_ADDR,
-	PSI_ID,
-	PSI_STREAM_ID,
-	PSI_CPU,
-	PSI_PERIOD,
-	PSI_READ,
-	PSI_CALLCHAIN,
-	PSI_RAW,
-	PSI_BRANCH_STACK,
-	PSI_REGS_USER,
-	PSI_STACK_USER,
-	PSI_WEIGHT,
-	PSI_DATA_SRC,
-	PSI_TRANSACTION,
-	PSI_REGS_INTR,
-	PSI_PHYS_ADDR,
-	PSI_CGROUP,
-	PSI_DATA_PAGE_SIZE,
-	PSI_CODE_PAGE_SIZE,
-	PSI_AUX,
-	PSI_NR
+	PERF_SI_IDENTIFIER,
+	PERF_SI_IP,
+	PERF_SI_TID,
+	PERF_SI_TIME,
+	PERF_SI_ADDR,
+	PERF_SI_ID,
+	PERF_SI_STREAM_ID,
+	PERF_SI_CPU,
+	PERF_SI_PERIOD,
+	PERF_SI_READ,
+	PERF_SI_CALLCHAIN,
+	PERF_SI_RAW,
+	PERF_SI_BRANCH_STACK,
+	PERF_SI_REGS_USER,
+	PERF_SI_STACK_USER,
+	PERF_SI_WEIGHT,
+	PERF_SI_DATA_SRC,
+	PERF_SI_TRANSACTION,
+	PERF_SI_REGS_INTR,
+	PERF_SI_PHYS_ADDR,
+	PERF_SI_CGROUP,
+	PERF_SI_DATA_PAGE_SIZE,
+	PERF_SI_CODE_PAGE_SIZE,
+	PERF_SI_AUX,
+	PERF_SI_NR
 };
 
 /* The sample_id trailer holds at most these six items. */
@@ -149,7 +149,7 @@ enum perf_sample_item {
  * @id_size: bytes of the sample_id trailer that other records carry
  */
 struct perf_sample_layout {
-	u8	items[PSI_NR];
+	u8	items[PERF_SI_NR];
 	u8	nr_items;
 	u8	id_items[PERF_ID_ITEMS_MAX];
 	u8	nr_id_items;
