@@ -23,6 +23,7 @@
  *   tracepoint.c tracepoint, kprobe and uprobe PMUs, filters, BPF attach
  *   cgroup.c	  the perf_event cgroup controller and cgroup time
  *   callchain.c  call chain buffers; hw_breakpoint.c the breakpoint PMU
+ *   guest.c	  a hypervisor's callbacks: the guest running on this CPU
  *
  * Lock order (context.c owns it and explains it in full):
  *
