@@ -141,6 +141,15 @@ void x86_perf_get_lbr(struct x86_pmu_lbr *lbr)
 }
 EXPORT_SYMBOL_GPL(x86_perf_get_lbr);
 
+/*
+ * Resume from hibernation or suspend: the debug store's address is
+ * reloaded for BTS or PEBS to write to.  Neither is driven, so the MSR
+ * stays as firmware left it and nothing will read it.
+ */
+void perf_restore_debug_store(void)
+{
+}
+
 /* VMX on or off: no Intel PT tracing to stop around it. */
 void intel_pt_handle_vmx(int on)
 {
