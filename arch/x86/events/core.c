@@ -10,7 +10,7 @@
  * microcode loader, the context switch's RDPMC permission, KVM's PMU
  * queries); with no counters driven they have nothing to do, and say so.
  *
- * The probe registers no hardware PMU.  Under emulation (QEMU TCG) CPUID
+ * The probe registers no core counter PMU.  Under emulation (QEMU TCG) CPUID
  * offers no architectural performance monitoring at all; on real
  * hardware the Intel and AMD counter drivers are not ported yet.  Either
  * way the boot log says which, and software, tracepoint, breakpoint and
@@ -168,20 +168,6 @@ void amd_pmu_disable_virt(void)
 {
 }
 EXPORT_SYMBOL_GPL(amd_pmu_disable_virt);
-#endif
-
-#ifdef CONFIG_X86_LOCAL_APIC
-/* No IBS driver: no capabilities, and nothing to forward an event to. */
-u32 get_ibs_caps(void)
-{
-	return 0;
-}
-EXPORT_SYMBOL(get_ibs_caps);
-
-int forward_event_to_ibs(struct perf_event *event)
-{
-	return -ENOENT;
-}
 #endif
 
 /* ---- call chains ---------------------------------------------------- */
