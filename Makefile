@@ -3,6 +3,7 @@
 #   make run     [ARCH=x86_64|arm64] [KERNEL=ours|stock]
 #   make check   [ARCH=x86_64|arm64] [KERNEL=ours|stock] [DEBUG=1] [TESTS="attr read"]
 #   make bench   [ARCH=x86_64|arm64]
+#   make compat  [ARCH=x86_64|arm64]     distribution-like build, stock and ours
 #   make patches
 #   make deps | kernel | suite | clean | distclean
 #
@@ -13,7 +14,7 @@ KERNEL	?= ours
 DEBUG	?= 0
 export KERNEL DEBUG TESTS
 
-.PHONY: all run check bench patches deps kernel suite clean distclean
+.PHONY: all run check bench compat patches deps kernel suite clean distclean
 
 all: check
 
@@ -28,6 +29,9 @@ check: deps
 
 bench: deps
 	@bash harness/bench.sh $(ARCHES)
+
+compat: deps
+	@bash harness/compat.sh $(ARCHES)
 
 patches: deps
 	@bash harness/patches.sh

@@ -24,6 +24,7 @@ suite=$(SUITE_TESTS="$tests" bash "$HARNESS/suite-build.sh" | tail -n 1) ||
 	log "suite build had errors; running what was built"
 
 dbg=; [ "$DEBUG" = 1 ] && dbg=-debug
+[ "$PROFILE" = test ] || dbg=-$PROFILE$dbg
 tag=$ARCH-$KERNEL$dbg-$mode
 run=$LOGS/$tag-$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$run/stage/suite"
@@ -88,7 +89,7 @@ bench) limit=900 ;;
 esac
 
 {
-	echo "perfcore: linux $(cat "$BUILD/base-version") kernel=$KERNEL arch=$ARCH debug=$DEBUG mode=$mode"
+	echo "perfcore: linux $(cat "$BUILD/base-version") kernel=$KERNEL arch=$ARCH debug=$DEBUG profile=$PROFILE mode=$mode"
 	echo "perfcore: ${qemu[*]} -kernel $image"
 } > "$run/console.log"
 log "booting $tag (limit ${limit}s), log: $run/console.log"

@@ -13,7 +13,8 @@ if [ -n "${TESTS:-}" ] || [ "${VERBOSE:-0}" = 1 ]; then
 fi
 set +e
 python3 "$HARNESS/results.py" "$run" --arch "$ARCH" --kernel "$KERNEL" \
-	$([ "$DEBUG" = 1 ] && echo --debug) --xfail "$HARNESS/expected-failures"
+	$([ "$DEBUG" = 1 ] && echo --debug) --profile "$PROFILE" \
+	--xfail "$HARNESS/expected-failures"
 rc=$?
 set -e
 log "console log: $run/console.log"

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Configure and build the kernel for ARCH/KERNEL/DEBUG; print the image path.
+# Configure and build the kernel for ARCH/KERNEL/DEBUG/PROFILE; print the
+# image path.
 #
 # The config is tinyconfig + configs/common.config + configs/$ARCH.config
-# (+ configs/debug.config), identical for stock and ours.  It is only
-# regenerated when a fragment changes.  Every fragment option that did not
-# survive olddefconfig is reported, so a silently dropped dependency shows.
+# (+ configs/compat-$ARCH.config with PROFILE=compat, which also builds
+# the modules) (+ configs/debug.config), identical for stock and ours.
+# It is only regenerated when a fragment changes.  Every fragment option
+# that did not survive olddefconfig is reported, and listed in
+# $obj/.perfcore-dropped, so a silently dropped dependency shows.
 . "$(dirname "$0")/lib.sh"
 
 # Concurrent callers (helpers, make check of both arches) serialise on
@@ -13,14 +16,16 @@ exec 8>"$BUILD/.overlay.lock"
 flock 8
 if [ "$KERNEL" = stock ]; then bash "$HARNESS/base-tree.sh"; else bash "$HARNESS/overlay.sh" "$KERNEL"; fi
 src=$(tree_for "$KERNEL")
-obj=$(objdir_for "$KERNEL" "$ARCH" "$DEBUG")
+obj=$(objdir_for "$KERNEL" "$ARCH" "$DEBUG" "$PROFILE")
 mkdir -p "$obj"
 exec 9>"$obj.lock"
 flock 9
 flock -u 8
 label="$KERNEL $ARCH"; [ "$DEBUG" = 1 ] && label="$label debug"
+[ "$PROFILE" = test ] || label="$label $PROFILE"
 
 frags=("$HARNESS/configs/common.config" "$HARNESS/configs/$ARCH.config")
+[ "$PROFILE" = compat ] && frags+=("$HARNESS/configs/compat-$ARCH.config")
 [ "$DEBUG" = 1 ] && frags+=("$HARNESS/configs/debug.config")
 # Temporary config deltas for ours and next ("config ARCH|all CONFIG_X=v"
 # in their manifests), e.g. a driver left off until its perfcore port lands.
@@ -37,12 +42,7 @@ if [ "$KERNEL" != stock ]; then
 	fi
 fi
 
-kmake() {
-	make -s -C "$src" O="$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
-		CC="ccache ${CROSS}gcc" HOSTCC="ccache gcc" \
-		KBUILD_BUILD_TIMESTAMP="2024-11-17 00:00:00 UTC" KBUILD_BUILD_USER=perfcore \
-		KBUILD_BUILD_HOST=qemu "$@"
-}
+kmake() { kmake_in "$src" "$obj" "$@"; }
 
 want=$(cat "${frags[@]}" | sha1sum | cut -c1-40)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.perfcore-config" 2>/dev/null)" != "$want" ]; then
@@ -52,23 +52,28 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.perfcore-config" 2>/dev/null)" != 
 		"$obj/.config" "${frags[@]}" >/dev/null)
 	kmake olddefconfig >/dev/null
 	# Report fragment lines that did not take effect.
-	bad=0
+	: > "$obj/.perfcore-dropped"
 	while IFS= read -r line; do
 		case "$line" in
 		CONFIG_*=*) grep -qxF "$line" "$obj/.config" || {
-			log "config: $line did not stick"; bad=1; } ;;
+			log "config: $line did not stick"
+			echo "$line" >> "$obj/.perfcore-dropped"; } ;;
 		"# CONFIG_"*" is not set")
 			sym=${line#\# }; sym=${sym%% *}
-			grep -q "^$sym=y" "$obj/.config" && { log "config: $sym still set"; bad=1; } ;;
+			grep -q "^$sym=y" "$obj/.config" && { log "config: $sym still set"
+				echo "$line" >> "$obj/.perfcore-dropped"; } ;;
 		esac
 	done < <(cat "${frags[@]}")
-	[ $bad = 0 ] || log "config: some fragment options were dropped (see above)"
+	[ -s "$obj/.perfcore-dropped" ] &&
+		log "config: some fragment options were dropped (see above)"
 	echo "$want" > "$obj/.perfcore-config"
 fi
 
 log "building $label (linux $(base_version), $JOBS jobs)"
 start=$(date +%s)
-if ! kmake -j"$JOBS" "$(basename "$IMAGE")" > "$obj/perfcore-build.log" 2>&1; then
+targets=("$(basename "$IMAGE")")
+[ "$PROFILE" = compat ] && targets+=(modules)
+if ! kmake -j"$JOBS" "${targets[@]}" > "$obj/perfcore-build.log" 2>&1; then
 	tail -n 40 "$obj/perfcore-build.log" >&2
 	die "kernel build failed: $label (log: $obj/perfcore-build.log)"
 fi

@@ -21,6 +21,11 @@ mkdir -p "$BUILD" "$LOGS"
 : "${ARCH:=x86_64}"
 : "${KERNEL:=ours}"
 : "${DEBUG:=0}"
+# PROFILE: which configuration the kernel is built in.  test (the default)
+# is tinyconfig plus configs/common.config and configs/$ARCH.config, all
+# the suite needs; compat adds configs/compat-$ARCH.config, every in-tree
+# user of the perf API a distribution turns on (make compat).
+: "${PROFILE:=test}"
 JOBS=${JOBS:-$(nproc)}
 
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
@@ -37,6 +42,9 @@ arm64)
 	TARGET_CC=aarch64-linux-gnu-gcc ;;
 *)
 	echo "ARCH must be x86_64 or arm64, not '$ARCH'" >&2; exit 2 ;;
+esac
+case "$PROFILE" in test|compat) ;; *)
+	echo "PROFILE must be test or compat, not '$PROFILE'" >&2; exit 2 ;;
 esac
 case "$KERNEL" in ours|stock|next) ;; *)
 	echo "KERNEL must be ours, stock or next, not '$KERNEL'" >&2; exit 2 ;;
@@ -68,7 +76,20 @@ manifests_for() {
 	next) echo "$HARNESS/MANIFEST $HARNESS/MANIFEST.next" ;;
 	esac
 }
-objdir_for() {	# kernel arch debug
-	local t; t=$(tree_for "$1")
-	if [ "$3" = 1 ]; then echo "$t/.out-$2-debug"; else echo "$t/.out-$2"; fi
+objdir_for() {	# kernel arch debug [profile]
+	local t d=; t=$(tree_for "$1")
+	[ "${4:-test}" = compat ] && d=$d-compat
+	[ "$3" = 1 ] && d=$d-debug
+	echo "$t/.out-$2$d"
+}
+
+# make in kernel tree $1 with object directory $2 for ARCH, the way every
+# harness build does (ccache, fixed build stamps so ccache hits across
+# trees and runs).
+kmake_in() {	# src obj make-args...
+	local src=$1 obj=$2; shift 2
+	make -s -C "$src" O="$obj" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
+		CC="ccache ${CROSS}gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP="2024-11-17 00:00:00 UTC" KBUILD_BUILD_USER=perfcore \
+		KBUILD_BUILD_HOST=qemu "$@"
 }

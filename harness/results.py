@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn one guest run's console log into results.
 
-usage: results.py RUN_DIR --arch A --kernel K [--debug] [--xfail FILE]
+usage: results.py RUN_DIR --arch A --kernel K [--debug] [--profile P] [--xfail FILE]
 
 Reads RUN_DIR/console.log and writes RUN_DIR/results.tsv (name, status,
 detail) and RUN_DIR/perf-test.txt, prints the failures and one summary line
@@ -183,6 +183,7 @@ def main():
     ap.add_argument('--arch', required=True)
     ap.add_argument('--kernel', required=True)
     ap.add_argument('--debug', action='store_true')
+    ap.add_argument('--profile', default='test')
     ap.add_argument('--xfail')
     a = ap.parse_args()
 
@@ -210,7 +211,8 @@ def main():
     with open(os.path.join(a.run, 'perf-test.txt'), 'w') as f:
         f.write('\n'.join(perftest) + ('\n' if perftest else ''))
 
-    tag = f'{a.arch}/{a.kernel}' + ('/debug' if a.debug else '')
+    tag = f'{a.arch}/{a.kernel}' + ('/compat' if a.profile == 'compat' else '') \
+        + ('/debug' if a.debug else '')
     count = {k: 0 for k in ('pass', 'fail', 'skip', 'xfail', 'xpass')}
     for name, st, detail in final:
         count[st] += 1
