@@ -4,6 +4,7 @@
 #   make check   [ARCH=x86_64|arm64] [KERNEL=ours|stock] [DEBUG=1] [TESTS="attr read"]
 #   make bench   [ARCH=x86_64|arm64]
 #   make compat  [ARCH=x86_64|arm64]     distribution-like build, stock and ours
+#   make compat-files [ARCH=...]         Debian's configs, file by file
 #   make patches
 #   make deps | kernel | suite | clean | distclean
 #
@@ -14,7 +15,7 @@ KERNEL	?= ours
 DEBUG	?= 0
 export KERNEL DEBUG TESTS
 
-.PHONY: all run check bench compat patches deps kernel suite clean distclean
+.PHONY: all run check bench compat compat-files patches deps kernel suite clean distclean
 
 all: check
 
@@ -32,6 +33,9 @@ bench: deps
 
 compat: deps
 	@bash harness/compat.sh $(ARCHES)
+
+compat-files: deps
+	@set -e; rc=0; for a in $(ARCHES); do ARCH=$$a bash harness/compat-files.sh || rc=1; done; exit $$rc
 
 patches: deps
 	@bash harness/patches.sh
