@@ -93,10 +93,6 @@ owned() {	# is PATH replaced or removed by the overlay?
 	sed 's/#.*//' "$HARNESS/MANIFEST" | awk '$1 == "replace" || $1 == "remove" {print $2}' |
 		grep -qxF "$1"
 }
-not_built_reason() {	# harness/compat-not-built: "PATH reason..."
-	awk -v p="$1" '$1 == p { $1 = ""; sub(/^ /, ""); print; exit }' \
-		"$HARNESS/compat-not-built"
-}
 
 cfg=$(debian_config)
 tmp=$(mktemp -d)
@@ -133,7 +129,7 @@ sort -u "$tmp/stock.users" "$tmp/ours.users" | while read -r f; do
 	*/fail) v="FAIL: compiles on stock only" ;;
 	ok/-)
 		if owned "$f"; then v="owned by ours"
-		elif r=$(not_built_reason "$f") && [ -n "$r" ]; then v="not built by ours: $r"
+		elif r=$(compat_reason "$f"); then v="not built by ours: $r"
 		else v="FAIL: built by stock, not by ours, not listed"; fi ;;
 	*) v="?" ;;
 	esac

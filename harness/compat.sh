@@ -23,10 +23,6 @@ verdict() {	# NAME ok|fail [detail]
 	if [ "$2" = ok ]; then echo "PASS compat.$ARCH.$1"; p=$((p + 1))
 	else echo "FAIL compat.$ARCH.$1${3:+: $3}"; f=$((f + 1)); rc=1; fi
 }
-explained() {	# is $1 listed in compat-not-built?
-	awk -v p="$1" '$1 == p { found = 1 } END { exit !found }' \
-		"$here/compat-not-built"
-}
 
 for ARCH in "$@"; do
 	export ARCH
@@ -52,10 +48,10 @@ for ARCH in "$@"; do
 	unexplained=()
 	while IFS= read -r line; do
 		sym=${line%%=*}
-		explained "$sym" || unexplained+=("$line")
+		compat_reason "$sym" >/dev/null || unexplained+=("$line")
 	done < <(cat "$oobj/.perfcore-dropped" 2>/dev/null)
 	while IFS= read -r ko; do
-		explained "$ko" || unexplained+=("$ko")
+		compat_reason "$ko" >/dev/null || unexplained+=("$ko")
 	done < <(comm -23 <(sort "$sobj/modules.order" 2>/dev/null) \
 			  <(sort "$oobj/modules.order" 2>/dev/null))
 	if [ ${#unexplained[@]} -eq 0 ]; then

@@ -93,3 +93,10 @@ kmake_in() {	# src obj make-args...
 		KBUILD_BUILD_TIMESTAMP="2024-11-17 00:00:00 UTC" KBUILD_BUILD_USER=perfcore \
 		KBUILD_BUILD_HOST=qemu "$@"
 }
+
+# Why ours does not build PATH (a file, module or CONFIG_ symbol) that stock
+# does, from harness/compat-not-built; fails if it is not listed there.
+compat_reason() {	# path
+	awk -v p="$1" '$1 == p { $1 = ""; sub(/^ +/, ""); print; found = 1; exit }
+		END { exit !found }' "$HARNESS/compat-not-built"
+}
