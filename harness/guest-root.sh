@@ -47,6 +47,13 @@ else
 		[ -e "$d/$1" ] && { echo "$d/$1"; return 0; }; done; return 1; }
 	needed() { readelf -d "$1" 2>/dev/null |
 		sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'; }
+	# The package of a library's amd64 copy, by its exact path: a
+	# substring search would also match files that merely embed the
+	# name (libglib2.0-dev's gdb script for libglib-2.0.so.0).
+	amd64_package() {
+		dpkg -S "/lib/x86_64-linux-gnu/$1" "/usr/lib/x86_64-linux-gnu/$1" 2>/dev/null |
+			grep -v '^diversion' | head -n1 | cut -d: -f1
+	}
 	# Walk perf's DT_NEEDED closure, copying what resolves and fetching
 	# the packages of what does not, until everything resolves.
 	for _ in $(seq 1 10); do
@@ -70,8 +77,7 @@ else
 		for n in "${missing[@]}"; do
 			case "$n" in
 			libunwind-aarch64*) p=libunwind8 ;;	# amd64 has -x86_64
-			*) p=$(dpkg -S "x86_64-linux-gnu/$n" 2>/dev/null |
-				grep -v '^diversion' | head -n1 | cut -d: -f1) ;;
+			*) p=$(amd64_package "$n") ;;
 			esac
 			[ -n "$p" ] || die "no package provides $n"
 			pkgs+=("$p")
