@@ -8,7 +8,8 @@
 #   make patches
 #   make deps | kernel | suite | clean | distclean
 #
-# Without ARCH, run, check and bench do both arches.
+# Without ARCH, run, check and bench do both arches.  QEMU=debian boots
+# Debian's packaged QEMU instead of ours (harness/qemu.sh).
 
 ARCHES	:= $(if $(ARCH),$(ARCH),x86_64 arm64)
 KERNEL	?= ours
@@ -21,6 +22,7 @@ all: check
 
 deps:
 	@bash harness/deps.sh
+	@bash harness/qemu.sh >/dev/null
 
 run: deps
 	@set -e; for a in $(ARCHES); do ARCH=$$a bash harness/run.sh; done

@@ -19,6 +19,7 @@ tests=${2:-}
 [ "$(id -u)" = 0 ] || die "run as root (the guest image needs device nodes)"
 
 image=$(bash "$HARNESS/kbuild.sh" | tail -n 1)
+qemu_dir=$(bash "$HARNESS/qemu.sh" | tail -n 1)
 root=$(bash "$HARNESS/guest-root.sh" | tail -n 1)
 suite=$(SUITE_TESTS="$tests" bash "$HARNESS/suite-build.sh" | tail -n 1) ||
 	log "suite build had errors; running what was built"
@@ -69,14 +70,18 @@ rm -rf "$run/stage" "$run/job.cpio"
 append="panic=-1 oops=panic perfcore.mode=$mode"
 case "$ARCH" in
 x86_64)
-	qemu=(qemu-system-x86_64 -machine pc -cpu max -smp 2 -m 2G
-	      -append "console=ttyS0 $append") ;;
+	# No VGA and no parallel port: our QEMU builds neither (the serial
+	# console is all the harness reads).
+	qemu=("$qemu_dir/qemu-system-x86_64" -machine pc -cpu max -smp 2 -m 2G
+	      -vga none -parallel none -append "console=ttyS0 $append") ;;
 arm64)
 	# -icount: QEMU only offers INST_RETIRED with it, and it makes
 	# instruction counts exact and guest time deterministic.
-	qemu=(qemu-system-aarch64 -machine virt -cpu max -smp 2 -m 2G
+	qemu=("$qemu_dir/qemu-system-aarch64" -machine virt -cpu max -smp 2 -m 2G
 	      -icount shift=0 -append "console=ttyAMA0 $append") ;;
 esac
+# No network: the guest needs none, and our QEMU builds no NIC model.
+qemu+=(-nic none)
 [ "$mode" = bench ] || [ "$mode" = script ] && [ "$ARCH" = x86_64 ] &&
 	qemu+=(-icount shift=0)
 # QEMU_EXTRA: more QEMU options for one-off investigations (a monitor
