@@ -208,7 +208,7 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn fn, void *data);
 
 /* Add a newly allocated event (and its group links) to @ctx; ctx->mutex held. */
 void perf_install_in_context(struct perf_event_context *ctx,
-			     struct perf_event *event, int cpu);
+			     struct perf_event *event);
 
 /* perf_remove_from_context() flags */
 #define DETACH_GROUP	0x01	/* break the event's group up */
@@ -409,12 +409,8 @@ void perf_event_cgroup(struct cgroup *cgrp);
 /* PERF_RECORD_ITRACE_START, before an AUX event goes on its PMU. */
 void perf_log_itrace_start(struct perf_event *event);
 
-/* ring_buffer.c, for output.c: copies that need the buffer's innards. */
-unsigned long perf_output_copy_user(struct perf_output_handle *handle,
-				    const void __user *buf, unsigned long len);
-unsigned long perf_output_copy_custom(struct perf_output_handle *handle,
-				      perf_copy_f copy, const void *src,
-				      unsigned long len);
+/* ring_buffer.c, for output.c: the sample writer counts its samples. */
+void perf_output_count_sample(struct perf_output_handle *handle);
 unsigned long perf_aux_sample_size(struct perf_event *event,
 				   unsigned long size);
 void perf_aux_sample_output(struct perf_event *event,

@@ -952,6 +952,7 @@ void perf_output_sample(struct perf_output_handle *handle,
 	}
 	if (n)
 		perf_output_copy(handle, run, n * sizeof(u64));
+	perf_output_count_sample(handle);
 }
 
 typedef int (*perf_begin_fn)(struct perf_output_handle *handle,

@@ -518,8 +518,6 @@ static int rb_reserve(struct perf_output_handle *handle,
 	rb_handle_seek(handle, pos);
 	if (unlikely(lost_size))
 		rb_emit_lost(handle, event, lost_size);
-	/* perf_output_end() looks at the record's header from here. */
-	handle->flags = pos + lost_size;
 	return 0;
 
 fail_leave:
@@ -637,32 +635,6 @@ static unsigned long rb_step_nothing(void *dst, const void *src,
 	return 0;
 }
 
-static unsigned long rb_step_user(void *dst, const void *src,
-				  unsigned long done, unsigned long n,
-				  void *arg)
-{
-	const void __user *usrc = (const void __force __user *)src;
-	unsigned long missed;
-
-#ifdef arch_perf_out_copy_user
-	missed = arch_perf_out_copy_user(dst, usrc, n);
-#else
-	pagefault_disable();
-	missed = __copy_from_user_inatomic(dst, usrc, n);
-	pagefault_enable();
-#endif
-	return missed;
-}
-
-static unsigned long rb_step_custom(void *dst, const void *src,
-				    unsigned long done, unsigned long n,
-				    void *arg)
-{
-	perf_copy_f copy = arg;
-
-	return copy(dst, src, done, n);
-}
-
 /**
  * perf_output_copy() - append bytes to the record being written
  * @handle: from a successful perf_output_begin*()
@@ -691,62 +663,20 @@ unsigned int perf_output_skip(struct perf_output_handle *handle,
 }
 
 /**
- * perf_output_copy_user() - append user memory (a user stack dump)
- * @handle: from a successful perf_output_begin*()
- * @buf: user address
- * @len: bytes
+ * perf_output_count_sample() - count a sample towards attr.wakeup_events
+ * @handle: the sample's record, begun and written
  *
- * Never sleeps or faults pages in; stops at the first inaccessible byte.
- *
- * Return: the bytes not copied (the caller skips over them).
+ * wakeup_events counts the samples perf_output_sample() writes, not
+ * side-band records nor what a driver writes into the buffer itself,
+ * so the sample writer says when one is done.
  */
-unsigned long perf_output_copy_user(struct perf_output_handle *handle,
-				    const void __user *buf, unsigned long len)
+void perf_output_count_sample(struct perf_output_handle *handle)
 {
-	return rb_walk(handle, (const void __force *)buf, len, true,
-		       rb_step_user, NULL);
-}
-
-/**
- * perf_output_copy_custom() - append bytes produced by @copy
- * @handle: from a successful perf_output_begin*()
- * @copy: called as copy(dst, @src, offset so far, n); returns the bytes
- *	of n it did not copy
- * @src: the source cookie, passed unchanged
- * @len: bytes
- *
- * Return: the bytes not copied.
- */
-unsigned long perf_output_copy_custom(struct perf_output_handle *handle,
-				      perf_copy_f copy, const void *src,
-				      unsigned long len)
-{
-	return rb_walk(handle, src, len, false, rb_step_custom, copy);
-}
-
-/*
- * attr.wakeup_events counts samples only, not side-band records.  The
- * record's header is already in the buffer, at the position rb_reserve()
- * left in handle->flags, so look at its type there.
- */
-static void rb_count_sample(struct perf_output_handle *handle)
-{
-	struct perf_event *event = handle->event;
-	unsigned int every = event->attr.wakeup_events;
+	unsigned int every = handle->event->attr.wakeup_events;
 	struct perf_buffer *rb = handle->rb;
-	struct perf_event_header *hdr;
-	struct perf_rb_spot spot;
 
-	if (!every || event->attr.watermark)
+	if (!every || handle->event->attr.watermark)
 		return;
-
-	perf_rb_locate(handle->flags, PAGE_SHIFT, rb->nr_pages, &spot);
-	if (spot.left < sizeof(*hdr))
-		return;
-	hdr = rb->data_pages[spot.page] + spot.offset;
-	if (READ_ONCE(hdr->type) != PERF_RECORD_SAMPLE)
-		return;
-
 	if (local_inc_return(&rb->samples) >= every) {
 		local_sub(every, &rb->samples);
 		local_inc(&rb->wake_seq);
@@ -762,7 +692,6 @@ static void rb_count_sample(struct perf_output_handle *handle)
  */
 void perf_output_end(struct perf_output_handle *handle)
 {
-	rb_count_sample(handle);
 	rb_writer_leave(handle);
 	rcu_read_unlock();
 }
