@@ -492,12 +492,6 @@ struct swevent_hlist {
 #define PERF_ATTACH_EXCLUSIVE	0x0080	/* holds an exclusive PMU */
 #define PERF_ATTACH_CALLCHAIN	0x0100	/* holds the callchain buffers */
 
-/* A list of events with its lock, for side-band and AUX users. */
-struct pmu_event_list {
-	raw_spinlock_t		lock;
-	struct list_head	list;
-};
-
 /* perf_flex_node/queue, perf_tclock, perf_times: <linux/perf/core_types.h> */
 
 #ifdef CONFIG_PROVE_LOCKING
@@ -601,7 +595,6 @@ struct perf_event {
 	unsigned int			pending_wakeup;
 	unsigned int			pending_kill;
 	unsigned int			pending_disable;
-	unsigned int			pending_sigtrap;
 	unsigned long			pending_addr;
 	struct irq_work			pending_irq;	/* runs the pending wakeup */
 	struct irq_work			pending_disable_irq;

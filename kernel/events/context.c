@@ -721,11 +721,10 @@ static void perf_install_fn(struct perf_event *event,
 /**
  * perf_install_in_context - add a new event to its context
  * @ctx: the context, whose reference the event now owns; mutex held
- * @event: the event, its pmu_ctx set
- * @cpu: the event's CPU, or -1
+ * @event: the event, its pmu_ctx and cpu set
  */
 void perf_install_in_context(struct perf_event_context *ctx,
-			     struct perf_event *event, int cpu)
+			     struct perf_event *event)
 {
 	lockdep_assert_held(&ctx->mutex);
 
@@ -1400,7 +1399,7 @@ static void perf_migrate_events(struct list_head *moving, struct pmu *pmu,
 		if (event->state >= PERF_EVENT_STATE_OFF)
 			event->state = PERF_EVENT_STATE_INACTIVE;
 		perf_get_ctx(dst);
-		perf_install_in_context(dst, event, dst_cpu);
+		perf_install_in_context(dst, event);
 		perf_put_ctx(src);
 	}
 }

@@ -609,12 +609,6 @@ static long fops_ioctl_locked(struct perf_event *event, unsigned int cmd,
 	case PERF_EVENT_IOC_SET_OUTPUT:
 		return fops_ioctl_set_output(event, arg);
 
-	case PERF_EVENT_IOC_SET_FILTER:
-		return perf_event_set_filter(event, uptr);
-
-	case PERF_EVENT_IOC_SET_BPF:
-		return fops_ioctl_set_bpf(event, arg);
-
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
 		return fops_ioctl_pause_output(event, arg);
 

@@ -339,7 +339,7 @@ static void sc_move_group(struct open_state *st,
 		/* Out of the context, so nothing else looks at the state. */
 		m->state = m->attr.disabled ? PERF_EVENT_STATE_OFF :
 					      PERF_EVENT_STATE_INACTIVE;
-		perf_install_in_context(st->ctx, m, m->cpu);
+		perf_install_in_context(st->ctx, m);
 	}
 }
 
@@ -496,7 +496,7 @@ static struct file *sc_open_event(struct open_state *st, pid_t pid,
 	/* Sizes depend on the group, which our mutex now keeps still. */
 	perf_event_compute_sizes(event);
 	/* The context reference passes to the event here. */
-	perf_install_in_context(st->ctx, event, event->cpu);
+	perf_install_in_context(st->ctx, event);
 	mutex_unlock(&st->ctx->mutex);
 
 	if (st->exec_locked) {
@@ -670,7 +670,7 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 		goto unlock;
 	}
 
-	perf_install_in_context(ctx, event, event->cpu);
+	perf_install_in_context(ctx, event);
 	mutex_unlock(&ctx->mutex);
 	return event;
 
