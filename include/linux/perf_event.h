@@ -716,6 +716,11 @@ struct perf_event_context {
 	struct perf_event_context	*clone_of;
 	u64				clone_gen;
 	u64				generation;
+	/*
+	 * SIGTRAP task works its events queued for ctx->task that have not
+	 * run yet: until they have, the context must stay that task's.
+	 */
+	atomic_t			nr_pending_sigtrap;
 
 	struct rcu_head			rcu_head;
 };

@@ -208,6 +208,14 @@ EXPORT_SYMBOL_IF_KUNIT(perf_ctx_interchangeable);
  * contexts and @ctx stays on the PMU, now as @next's; @next's switch-in
  * then finds it already in place.
  *
+ * Not while either context has a SIGTRAP queued for its task: the signal
+ * goes only to the task of the event's context when the work runs, and
+ * a task can be switched out between the overflow and its way back to
+ * user space, where the work runs (a syscall's exit reschedules first).
+ * Traded meanwhile, the context would belong to the other task and the
+ * signal be dropped.  @ctx's count can only grow here from an NMI of
+ * this CPU in the few instructions of the trade itself.
+ *
  * Context: the context switch, interrupts off, and no PMU on this CPU
  * wanting sched_task calls (the caller checks).
  * Return: true when traded; false when @ctx has to be switched out.
@@ -229,7 +237,9 @@ bool perf_task_ctx_trade(struct task_struct *prev,
 	raw_spin_lock(&ctx->lock);
 	raw_spin_lock_nested(&next_ctx->lock, SINGLE_DEPTH_NESTING);
 	if (rcu_access_pointer(next->perf_event_ctxp) == next_ctx &&
-	    !next_ctx->is_active && perf_ctx_interchangeable(ctx, next_ctx)) {
+	    !next_ctx->is_active && perf_ctx_interchangeable(ctx, next_ctx) &&
+	    !atomic_read(&ctx->nr_pending_sigtrap) &&
+	    !atomic_read(&next_ctx->nr_pending_sigtrap)) {
 		WRITE_ONCE(ctx->task, next);
 		WRITE_ONCE(next_ctx->task, prev);
 		rcu_assign_pointer(prev->perf_event_ctxp, next_ctx);

@@ -1607,6 +1607,7 @@ static void perf_pending_task_run(struct callback_head *head)
 	if (event->pending_work) {
 		event->pending_work = 0;
 		perf_send_sigtrap(event);
+		atomic_dec(&event->ctx->nr_pending_sigtrap);
 	}
 	/* The reference the overflow took for this work. */
 	put_event(event);
@@ -1643,6 +1644,7 @@ void perf_event_pending_sync(struct perf_event *event)
 	if (WARN_ON_ONCE(READ_ONCE(event->pending_work)) && event->hw.target &&
 	    task_work_cancel(event->hw.target, &event->pending_task)) {
 		event->pending_work = 0;
+		atomic_dec(&event->ctx->nr_pending_sigtrap);
 	}
 }
 
@@ -1674,6 +1676,8 @@ static void perf_queue_sigtrap(struct perf_event *event,
 	    !task_work_add(current, &event->pending_task,
 			   in_nmi() ? TWA_NMI_CURRENT : TWA_RESUME)) {
 		WARN_ON_ONCE(!perf_event_tryget(event));
+		/* Keeps the context with this task until the work ran. */
+		atomic_inc(&event->ctx->nr_pending_sigtrap);
 		event->pending_work = site;
 		event->pending_addr = 0;
 		if (in_scope && (data->sample_flags & PERF_SAMPLE_ADDR))
