@@ -68,6 +68,14 @@ rm -rf "$run/stage" "$run/job.cpio"
 # Boot messages (KUnit's results among them) at the default level; the
 # guest's init then keeps only warnings and worse on the console.
 append="panic=-1 oops=panic perfcore.mode=$mode"
+# x86_64 check boots make CPU 1 a nohz_full CPU (the config has
+# NO_HZ_FULL): the suite's tick-dependency tests need one, and the rest
+# runs the same.  Not under -icount (arm64): there the vCPUs take turns,
+# and a task spinning alone on a CPU without a tick keeps the other one
+# waiting (hwcount's busy-sibling case timed out, stock and ours).
+[ "$mode" = check ] && [ "$ARCH" = x86_64 ] && append+=" nohz_full=1"
+# KERNEL_APPEND: more kernel parameters for one-off investigations.
+[ -n "${KERNEL_APPEND:-}" ] && append+=" $KERNEL_APPEND"
 case "$ARCH" in
 x86_64)
 	# No VGA and no parallel port: our QEMU builds neither (the serial
