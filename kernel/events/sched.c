@@ -24,6 +24,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/tick.h>
 
 #include "internal.h"
 
@@ -924,7 +925,8 @@ static void perf_tick_ctx(struct perf_event_context *ctx, bool throttled)
 
 /*
  * An event on this CPU was throttled since the last tick (output.c sets
- * it): the tick must walk the active groups to let it run again.
+ * it, with the perf tick dependency of this CPU): the tick must walk the
+ * active groups to let it run again.
  */
 DEFINE_PER_CPU(bool, perf_throttled_here);
 
@@ -938,8 +940,17 @@ void perf_event_task_tick(void)
 	bool throttled = __this_cpu_read(perf_throttled_here);
 
 	lockdep_assert_irqs_disabled();
-	if (throttled)
+	if (throttled) {
+		/*
+		 * This tick unthrottles every throttled event of this CPU
+		 * that is still on it (one taken off is unthrottled when
+		 * it goes back on), so a nohz_full CPU may stop ticking
+		 * again.  A throttle from here on sets both again.
+		 */
 		__this_cpu_write(perf_throttled_here, false);
+		tick_dep_clear_cpu(smp_processor_id(),
+				   TICK_DEP_BIT_PERF_EVENTS);
+	}
 	perf_tick_ctx(&cpuctx->ctx, throttled);
 	perf_tick_ctx(cpuctx->task_ctx, throttled);
 }
