@@ -22,6 +22,7 @@
 #include <linux/sched/task.h>
 #include <linux/security.h>
 #include <linux/slab.h>
+#include <linux/tick.h>
 #include <linux/timekeeping.h>
 #include <linux/wait_bit.h>
 
@@ -36,6 +37,7 @@
  */
 #define EV_HELD_SCHED_KEY	0x10000000	/* perf_sched_events_get() */
 #define EV_HELD_SIDEBAND	0x20000000	/* perf_event_sb_attach() */
+#define EV_HELD_FREQ_TICK	0x40000000	/* perf_freq_tick_get() */
 
 /* Source of event ids; the first id handed out is 1. */
 static atomic64_t perf_event_id_last;
@@ -132,6 +134,32 @@ static bool ev_wants_sched_hooks(struct perf_event *event)
 		return false;
 	return perf_event_is_task(event) || event->attr.context_switch ||
 	       is_cgroup_event(event) || has_branch_stack(event);
+}
+
+/*
+ * A frequency event has its period adjusted by the tick of the CPU it
+ * counts on (sched.c), so while one exists no nohz_full CPU may stop its
+ * tick: the system-wide perf tick dependency is held from the first such
+ * event to the last.  Counted under a mutex so that a set and a clear
+ * cannot cross; both sides may sleep.
+ */
+static DEFINE_MUTEX(perf_freq_tick_mutex);
+static unsigned int nr_freq_tick_events;	/* perf_freq_tick_mutex */
+
+static void perf_freq_tick_get(void)
+{
+	mutex_lock(&perf_freq_tick_mutex);
+	if (!nr_freq_tick_events++)
+		tick_dep_set(TICK_DEP_BIT_PERF_EVENTS);
+	mutex_unlock(&perf_freq_tick_mutex);
+}
+
+static void perf_freq_tick_put(void)
+{
+	mutex_lock(&perf_freq_tick_mutex);
+	if (!--nr_freq_tick_events)
+		tick_dep_clear(TICK_DEP_BIT_PERF_EVENTS);
+	mutex_unlock(&perf_freq_tick_mutex);
 }
 
 /*
@@ -418,6 +446,10 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	}
 	perf_event_sb_attach(event);
 	event->attach_state |= EV_HELD_SIDEBAND;
+	if (event->attr.freq && tick_nohz_full_enabled()) {
+		perf_freq_tick_get();
+		event->attach_state |= EV_HELD_FREQ_TICK;
+	}
 
 	return event;
 
@@ -446,7 +478,10 @@ void perf_free_event(struct perf_event *event)
 		perf_event_sb_detach(event);
 	if (event->attach_state & EV_HELD_SCHED_KEY)
 		perf_sched_events_put();
-	event->attach_state &= ~(EV_HELD_SIDEBAND | EV_HELD_SCHED_KEY);
+	if (event->attach_state & EV_HELD_FREQ_TICK)
+		perf_freq_tick_put();
+	event->attach_state &= ~(EV_HELD_SIDEBAND | EV_HELD_SCHED_KEY |
+				 EV_HELD_FREQ_TICK);
 
 	security_perf_event_free(event);
 
