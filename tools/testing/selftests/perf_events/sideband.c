@@ -518,6 +518,141 @@ TEST(sideband_throttle_and_unthrottle)
 	close(fd);
 }
 
+/*
+ * The timer interrupts @cpu has taken so far: the local APIC timer (LOC)
+ * on x86, the architected timer on arm64.  -1 if not found.
+ */
+static long timer_irqs(int cpu)
+{
+	static const char *const names[] = { "LOC:", "arch_timer" };
+	char line[4096];
+	long v = -1;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	while (v < 0 && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+		int i;
+
+		if (!p || !(strstr(line, names[0]) || strstr(line, names[1])))
+			continue;
+		for (i = 0, p++; i <= cpu; i++)
+			v = strtol(p, &p, 10);
+	}
+	fclose(f);
+	return v;
+}
+
+/* The first nohz_full CPU of this boot, -1 if none. */
+static int nohz_full_cpu(void)
+{
+	char buf[64] = "";
+
+	if (read_file("/sys/devices/system/cpu/nohz_full", buf, sizeof(buf)) < 0 ||
+	    buf[0] < '0' || buf[0] > '9')
+		return -1;
+	return atoi(buf);
+}
+
+/* Timer interrupts on @cpu while this task burns @ns of CPU there. */
+static long ticks_while_busy(int cpu, long ns)
+{
+	long before = timer_irqs(cpu);
+
+	burn_cpu_ns(ns);
+	return timer_irqs(cpu) - before;
+}
+
+/*
+ * Throttling makes the tick run on a nohz_full CPU (it is what lets the
+ * event go again), and once nothing is throttled the tick must be free
+ * to stop again: a task alone on a nohz_full CPU, running in user space,
+ * takes (almost) no tick, before and after an event was throttled there.
+ * HZ ticks per second would mean the dependency leaked, which costs an
+ * isolated CPU its isolation for good (issue 13: ours set it on throttle
+ * and never cleared it).  Needs a nohz_full boot (make check boots with
+ * nohz_full=1 on x86_64); elsewhere there is nothing to test.
+ */
+TEST(throttle_leaves_nohz_full_tick_stopped)
+{
+	struct perf_event_attr attr;
+	long saved = read_long(MAX_RATE_PATH);
+	long before, after;
+	int cpu = nohz_full_cpu();
+	int fd, wr;
+
+	if (cpu < 0)
+		SKIP(return, "not a nohz_full boot");
+	ASSERT_GT(saved, 0);
+	ASSERT_EQ(0, pin_to_cpu(cpu));
+	ASSERT_GE(timer_irqs(cpu), 0);
+	/* let the tick stop, then the baseline: 200 ms alone */
+	burn_cpu_ns(50 * 1000 * 1000);
+	before = ticks_while_busy(cpu, 200 * 1000 * 1000);
+
+	attr_sw(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr.sample_period = 100000;
+	attr.exclude_kernel = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	/* global state: no assertion until it is restored */
+	wr = write_long(MAX_RATE_PATH, 1);
+	if (!wr) {
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		burn_cpu_ns(50 * 1000 * 1000);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	}
+	close(fd);
+	write_long(MAX_RATE_PATH, saved);
+	ASSERT_EQ(0, wr);
+
+	burn_cpu_ns(50 * 1000 * 1000);
+	after = ticks_while_busy(cpu, 200 * 1000 * 1000);
+	TH_LOG("timer interrupts on CPU %d in 200 ms: %ld before, %ld after",
+	       cpu, before, after);
+	/* a running tick is HZ / 5 here (50 at HZ=250) */
+	EXPECT_LT(before, 10);
+	EXPECT_LT(after, 10);
+}
+
+/*
+ * A frequency event's period is adjusted by the tick of the CPU it
+ * counts on, so while one exists a nohz_full CPU keeps its tick (stock
+ * holds the system-wide perf tick dependency from the first frequency
+ * event to the last); once it is closed, the tick may stop again.
+ */
+TEST(freq_event_keeps_nohz_full_tick)
+{
+	struct perf_event_attr attr;
+	long with, after;
+	int cpu = nohz_full_cpu();
+	int fd;
+
+	if (cpu < 0)
+		SKIP(return, "not a nohz_full boot");
+	ASSERT_EQ(0, pin_to_cpu(cpu));
+	ASSERT_GE(timer_irqs(cpu), 0);
+
+	attr_sw(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.disabled = 0;
+	attr.freq = 1;
+	attr.sample_freq = 100;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	burn_cpu_ns(50 * 1000 * 1000);
+	with = ticks_while_busy(cpu, 200 * 1000 * 1000);
+	close(fd);
+
+	burn_cpu_ns(50 * 1000 * 1000);
+	after = ticks_while_busy(cpu, 200 * 1000 * 1000);
+	TH_LOG("timer interrupts on CPU %d in 200 ms: %ld with the event, %ld after",
+	       cpu, with, after);
+	/* a running tick is HZ / 5 here (50 at HZ=250) */
+	EXPECT_GE(with, 25);
+	EXPECT_LT(after, 10);
+}
+
 struct rec_switch {
 	struct perf_event_header h;
 	__u32 next_prev_pid, next_prev_tid;	/* CPU_WIDE only */
