@@ -26,6 +26,10 @@ suite=$(SUITE_TESTS="$tests" bash "$HARNESS/suite-build.sh" | tail -n 1) ||
 
 dbg=; [ "$DEBUG" = 1 ] && dbg=-debug
 [ "$PROFILE" = test ] || dbg=-$PROFILE$dbg
+if [ "$ARCH" = x86_64 ]; then
+	: "${PMU_MODEL:=$([ "$mode" = run ] && echo intel || echo none)}"
+	[ "$PMU_MODEL" = none ] || dbg=$dbg-$PMU_MODEL
+fi
 tag=$ARCH-$KERNEL$dbg-$mode
 run=$LOGS/$tag-$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$run/stage/suite"
@@ -70,18 +74,36 @@ rm -rf "$run/stage" "$run/job.cpio"
 append="panic=-1 oops=panic perfcore.mode=$mode"
 # x86_64 check boots make CPU 1 a nohz_full CPU (the config has
 # NO_HZ_FULL): the suite's tick-dependency tests need one, and the rest
-# runs the same.  Not under -icount (arm64): there the vCPUs take turns,
-# and a task spinning alone on a CPU without a tick keeps the other one
-# waiting (hwcount's busy-sibling case timed out, stock and ours).
-[ "$mode" = check ] && [ "$ARCH" = x86_64 ] && append+=" nohz_full=1"
+# runs the same.  Not under -icount (arm64, x86's PMU models): there the
+# vCPUs take turns, and a task spinning alone on a CPU without a tick
+# keeps the other one waiting (hwcount's busy-sibling case timed out,
+# stock and ours).
+[ "$mode" = check ] && [ "$ARCH" = x86_64 ] && [ "$PMU_MODEL" = none ] &&
+	append+=" nohz_full=1"
 # KERNEL_APPEND: more kernel parameters for one-off investigations.
 [ -n "${KERNEL_APPEND:-}" ] && append+=" $KERNEL_APPEND"
 case "$ARCH" in
 x86_64)
 	# No VGA and no parallel port: our QEMU builds neither (the serial
 	# console is all the harness reads).
-	qemu=("$qemu_dir/qemu-system-x86_64" -machine pc -cpu max -smp 2 -m 2G
-	      -vga none -parallel none -append "console=ttyS0 $append") ;;
+	qemu=("$qemu_dir/qemu-system-x86_64" -machine pc -smp 2 -m 2G
+	      -vga none -parallel none -append "console=ttyS0 $append")
+	# Our QEMU's PMU model counts only under -icount, where each vCPU's
+	# instruction count is exact: PMU_MODEL=intel (architectural
+	# perfmon v2: 4 general and 3 fixed counters) or amd (Zen core
+	# counters, 6) boots with it; none without a PMU.  Run mode shows
+	# hardware events, so it defaults to intel; the rest to none.
+	case "$PMU_MODEL" in
+	intel) qemu+=(-cpu max,vendor=GenuineIntel -icount shift=0) ;;
+	amd)	# EPYC without the features TCG lacks (each would warn)
+		qemu+=(-cpu EPYC,pmu=on,-rdseed,-sha-ni,-xsavec,-3dnowprefetch,-misalignsse,-osvw,-topoext,-fxsr-opt,-nrip-save
+		       -icount shift=0) ;;
+	none)
+		qemu+=(-cpu max,pmu=off)
+		[ "$mode" = bench ] || [ "$mode" = script ] &&
+			qemu+=(-icount shift=0) ;;
+	*) die "PMU_MODEL must be intel, amd or none, not '$PMU_MODEL'" ;;
+	esac ;;
 arm64)
 	# -icount: QEMU only offers INST_RETIRED with it, and it makes
 	# instruction counts exact and guest time deterministic.
@@ -90,8 +112,6 @@ arm64)
 esac
 # No network: the guest needs none, and our QEMU builds no NIC model.
 qemu+=(-nic none)
-[ "$mode" = bench ] || [ "$mode" = script ] && [ "$ARCH" = x86_64 ] &&
-	qemu+=(-icount shift=0)
 # QEMU_EXTRA: more QEMU options for one-off investigations (a monitor
 # socket, -d logging); never set by make check or make bench.
 [ -n "${QEMU_EXTRA:-}" ] && read -r -a extra <<<"$QEMU_EXTRA" && qemu+=("${extra[@]}")

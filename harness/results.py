@@ -19,6 +19,8 @@ What becomes a result:
   kernel.<check>          booted, finished before the time limit, and a
                           console free of oopses, BUGs, WARNINGs, lockdep,
                           KASAN and RCU-stall reports
+With --model M (an x86 boot on one of our QEMU's PMU models) every name
+is prefixed with "M.", e.g. intel.suite.hwcount.hw_percpu_event.
 `perf test` lines are saved to perf-test.txt, not counted: comparing ours
 with stock test for test is the caller's business.
 """
@@ -185,6 +187,7 @@ def main():
     ap.add_argument('--debug', action='store_true')
     ap.add_argument('--profile', default='test')
     ap.add_argument('--xfail')
+    ap.add_argument('--model', help='x86 PMU model of the boot: names get it as a prefix')
     a = ap.parse_args()
 
     with open(os.path.join(a.run, 'console.log'), errors='replace') as f:
@@ -195,6 +198,8 @@ def main():
             if f'suite.{b}' not in began:
                 results.append((f'suite.{b}.missing', 'fail', 'binary not built or not run'))
 
+    if a.model:
+        results = [(f'{a.model}.{n}', st, d) for n, st, d in results]
     xfail = load_xfail(a.xfail, a.arch) if a.kernel == 'ours' else {}
     final = []
     for name, st, detail in results:
@@ -212,7 +217,7 @@ def main():
         f.write('\n'.join(perftest) + ('\n' if perftest else ''))
 
     tag = f'{a.arch}/{a.kernel}' + ('/compat' if a.profile == 'compat' else '') \
-        + ('/debug' if a.debug else '')
+        + ('/debug' if a.debug else '') + (f'/{a.model}' if a.model else '')
     count = {k: 0 for k in ('pass', 'fail', 'skip', 'xfail', 'xpass')}
     for name, st, detail in final:
         count[st] += 1
