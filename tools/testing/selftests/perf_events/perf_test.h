@@ -7,9 +7,10 @@
  *
  * The guest the suite runs in: root, /proc, /sys, tracefs at
  * /sys/kernel/tracing, debugfs at /sys/kernel/debug, cgroup2 at
- * /sys/fs/cgroup, tmpfs /tmp, two CPUs.  On x86_64 under TCG there is no
- * hardware PMU; on arm64 (-cpu max, -icount) PMUv3 is there and counts
- * instructions exactly.
+ * /sys/fs/cgroup, tmpfs /tmp, two CPUs.  On x86_64 under TCG there is a
+ * hardware PMU only with the harness's QEMU under -icount (see hw_test.h);
+ * on arm64 (-cpu max, -icount) PMUv3 is there and counts instructions
+ * exactly.
  */
 #ifndef PERF_TEST_H
 #define PERF_TEST_H

@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the hardware-counter tests (hwcount.c, and the
+ * x86-only hwcount_x86.c): what the guest's PMU looks like, a loop of a
+ * known number of instructions, and counting it.  Included after
+ * perf_test.h; everything is static inline, as there.
+ *
+ * arm64: QEMU virt, -cpu max, -icount shift=0, PMUv3 with 6 event
+ * counters plus the dedicated cycle counter.  Under -icount QEMU counts
+ * INST_RETIRED exactly (each vCPU's own icount), and CPU_CYCLES is
+ * derived from the virtual clock at 1 GHz, and with shift=0 one
+ * instruction is one nanosecond of virtual time, so user-mode cycles
+ * track user-mode instructions.  On arm64 a missing PMU is a failure,
+ * never a skip.
+ *
+ * x86_64: the harness's QEMU has a PMU model only under precise icount
+ * (-icount shift=N).  -cpu max,vendor=GenuineIntel gives Intel
+ * architectural perfmon v2 (family 15: stock takes the "generic
+ * architected perfmon" path) with 4 general-purpose counters
+ * (pmu-gp-counters) and 3 fixed ones; -cpu max (AuthenticAMD) gives the
+ * AMD core counters, 6 of them with PerfCtrExtCore (the default), the 4
+ * legacy ones with pmu-perfctr-core=off (which the tests cannot tell from
+ * no PMU: they skip, see hw_pmu_probe()).  Counters are 48 bits wide.  It
+ * counts instructions exactly per vCPU, cycles (and Intel's reference
+ * cycles) as instructions times the pmu-cpi property (default 2), every
+ * other event as nothing, and raises the PMI at the exact overflow.
+ *
+ * Whether x86 has counters is decided from CPUID, not by asking the
+ * kernel under test: a kernel without an x86 PMU driver then fails the
+ * hardware tests instead of skipping them.  Without a PMU in CPUID
+ * (Debian's QEMU, no -icount) every hardware test skips on x86_64.
+ */
+#ifndef HW_TEST_H
+#define HW_TEST_H
+
+#include <dirent.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+/*
+ * What the tests need to know about the guest's PMU.  Counter budgets
+ * are per event kind, because on x86 the generic events can also use a
+ * fixed counter and on arm64 cycles have a counter of their own.
+ */
+struct hw_pmu_desc {
+	const char *absent;		/* why there is no PMU; NULL: there is */
+	const char *sysfs_prefix;	/* its event_source/devices name */
+	const char *sysfs_insn;		/* its events/ name for instructions */
+	int type_is_raw;		/* registered as PERF_TYPE_RAW, not dynamic */
+	__u64 raw_instructions, raw_cycles;	/* PERF_TYPE_RAW configs */
+	int gp_counters;		/* general-purpose (arm64: event) counters */
+	int fixed_counters;		/* Intel's fixed counters; 0 elsewhere */
+	int width;			/* counter width in bits (x86) */
+	int insn_counters;		/* instruction events that run at once */
+	int insn_beside_cycles;		/* ...in a group with a cycles leader */
+	int cycles_per_insn;		/* user-mode cycles per instruction */
+	int exclude_idle_errno;		/* 0: exclude_idle is accepted */
+	/*
+	 * Group validation at open counts the leader even when it is
+	 * disabled (x86's collect_events()); arm_pmu's validate_event()
+	 * skips every member in OFF state.
+	 */
+	int validate_counts_off_leader;
+};
+
+/* Array bound for the counter-exhaustion tests. */
+#define HW_MAX_COUNTERS	12
+
+#if defined(__aarch64__)
+/*
+ * PMUv3 (QEMU -cpu max: PMCR_EL0.N == 6): 6 event counters plus the
+ * dedicated cycle counter, which instructions cannot use.  Common event
+ * numbers 0x08 INST_RETIRED and 0x11 CPU_CYCLES.  No idle filter:
+ * exclude_idle is refused.
+ */
+static const struct hw_pmu_desc hw_arm64 = {
+	.sysfs_prefix = "armv8",
+	.sysfs_insn = "inst_retired",
+	.raw_instructions = 0x08,
+	.raw_cycles = 0x11,
+	.gp_counters = 6,
+	.insn_counters = 6,
+	.insn_beside_cycles = 6,
+	.cycles_per_insn = 1,
+	.exclude_idle_errno = EOPNOTSUPP,
+};
+
+static inline const struct hw_pmu_desc *hw_pmu_probe(void)
+{
+	return &hw_arm64;
+}
+#elif defined(__x86_64__)
+/*
+ * The "cpu" PMU, registered as PERF_TYPE_RAW.  Intel: the generic
+ * instructions and cycles events take fixed counters 0 and 1 when free,
+ * so gp + 1 instruction events run at once, and a cycles leader on
+ * fixed counter 1 leaves all of them to instructions.  Raw event 0xc0
+ * INST_RETIRED.ANY and 0x3c CPU_CLK_UNHALTED.CORE.  AMD: one set of
+ * counters for everything, 0xc0 retired instructions and 0x76 cycles.
+ * x86 has no idle filter either, but the driver ignores exclude_idle
+ * rather than refusing it.  The model runs pmu-cpi cycles per
+ * instruction; the tests expect QEMU's default of 2.
+ */
+static struct hw_pmu_desc hw_x86 = {
+	.sysfs_prefix = "cpu",
+	.sysfs_insn = "instructions",
+	.type_is_raw = 1,
+	.raw_instructions = 0x00c0,
+	.cycles_per_insn = 2,
+	.validate_counts_off_leader = 1,
+};
+
+#define CPUID_0A_VERSION(eax)		((eax) & 0xff)
+#define CPUID_0A_NUM_GP(eax)		(((eax) >> 8) & 0xff)
+#define CPUID_0A_GP_WIDTH(eax)		(((eax) >> 16) & 0xff)
+#define CPUID_0A_NUM_FIXED(edx)		((edx) & 0x1f)
+#define CPUID_80000001_ECX_PERFCTR_CORE	(1U << 23)
+
+static const char hw_no_intel_pmu[] =
+	"CPUID.0AH: no architectural perfmon (QEMU has a PMU model only under -icount)";
+static const char hw_no_amd_pmu[] =
+	"AMD without PerfCtrExtCore: no PMU model (or legacy counters, CPUID cannot tell)";
+
+static inline const struct hw_pmu_desc *hw_pmu_probe(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+	char vendor[13];
+
+	if (!__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+		hw_x86.absent = "no CPUID";
+		return &hw_x86;
+	}
+	memcpy(vendor, &ebx, 4);
+	memcpy(vendor + 4, &edx, 4);
+	memcpy(vendor + 8, &ecx, 4);
+	vendor[12] = 0;
+
+	if (!strcmp(vendor, "GenuineIntel")) {
+		/* Architectural perfmon: CPUID.0AH, version and GP counters. */
+		if (eax < 0xa) {
+			hw_x86.absent = "Intel CPU without CPUID leaf 0AH";
+			return &hw_x86;
+		}
+		__cpuid(0xa, eax, ebx, ecx, edx);
+		if (!CPUID_0A_VERSION(eax) || !CPUID_0A_NUM_GP(eax)) {
+			hw_x86.absent = hw_no_intel_pmu;
+			return &hw_x86;
+		}
+		hw_x86.gp_counters = CPUID_0A_NUM_GP(eax);
+		hw_x86.width = CPUID_0A_GP_WIDTH(eax);
+		if (CPUID_0A_VERSION(eax) >= 2)
+			hw_x86.fixed_counters = CPUID_0A_NUM_FIXED(edx);
+		hw_x86.raw_cycles = 0x003c;
+		hw_x86.insn_counters = hw_x86.gp_counters +
+				       (hw_x86.fixed_counters >= 1);
+		hw_x86.insn_beside_cycles = hw_x86.insn_counters -
+					    (hw_x86.fixed_counters < 2);
+		return &hw_x86;
+	}
+	if (!strcmp(vendor, "AuthenticAMD")) {
+		/*
+		 * The 4 legacy counters have no CPUID bit: QEMU's AMD CPU
+		 * without the PMU model (no -icount) looks exactly like one
+		 * with it and pmu-perfctr-core=off.  The model advertises
+		 * PerfCtrExtCore (6 counters) by default, and TCG never does
+		 * otherwise, so that bit is what says the counters exist.
+		 */
+		if (__get_cpuid_max(0x80000000, NULL) < 0x80000001) {
+			hw_x86.absent = "AMD CPU without CPUID leaf 80000001H";
+			return &hw_x86;
+		}
+		__cpuid(0x80000001, eax, ebx, ecx, edx);
+		if (!(ecx & CPUID_80000001_ECX_PERFCTR_CORE)) {
+			hw_x86.absent = hw_no_amd_pmu;
+			return &hw_x86;
+		}
+		hw_x86.gp_counters = 6;
+		hw_x86.width = 48;
+		hw_x86.raw_cycles = 0x0076;
+		hw_x86.insn_counters = hw_x86.gp_counters;
+		hw_x86.insn_beside_cycles = hw_x86.gp_counters - 1;
+		return &hw_x86;
+	}
+	hw_x86.absent = "CPU vendor neither Intel nor AMD";
+	return &hw_x86;
+}
+#else
+#error "the hardware-counter tests support arm64 and x86_64"
+#endif
+
+static const struct hw_pmu_desc *pmu;
+
+/*
+ * hwc_loop(n): runs exactly LOOP_K * n instructions in its loop body
+ * (n >= 1), plus a fixed number around it.  hwc_loop_body/hwc_loop_end
+ * bracket the loop for checking sample IPs.
+ */
+#define LOOP_K	4
+void hwc_loop(unsigned long n);
+extern const char hwc_loop_body[], hwc_loop_end[];
+
+#if defined(__aarch64__)
+asm(".text\n"
+    ".p2align 4\n"
+    ".globl hwc_loop\n"
+    ".type hwc_loop, %function\n"
+    "hwc_loop:\n"
+    ".globl hwc_loop_body\n"
+    "hwc_loop_body:\n"
+    "1:	nop\n"
+    "	nop\n"
+    "	subs x0, x0, #1\n"
+    "	b.ne 1b\n"
+    ".globl hwc_loop_end\n"
+    "hwc_loop_end:\n"
+    "	ret\n"
+    ".size hwc_loop, . - hwc_loop\n");
+#elif defined(__x86_64__)
+/* Byte offsets of the 4 instructions: 0 nop, 1 nop, 2 dec, 5 jnz. */
+asm(".text\n"
+    ".p2align 4\n"
+    ".globl hwc_loop\n"
+    ".type hwc_loop, @function\n"
+    "hwc_loop:\n"
+    ".globl hwc_loop_body\n"
+    "hwc_loop_body:\n"
+    "1:	nop\n"
+    "	nop\n"
+    "	dec %rdi\n"
+    "	jnz 1b\n"
+    ".globl hwc_loop_end\n"
+    "hwc_loop_end:\n"
+    "	ret\n"
+    ".size hwc_loop, . - hwc_loop\n");
+#endif
+
+/*
+ * Every test starts with this.  On arm64 the PMU must be there; on
+ * x86_64 CPUID says whether there is one (see the top), and the test
+ * skips without it.
+ */
+#if defined(__aarch64__)
+#define HW_REQUIRE() do {						\
+	ASSERT_TRUE(have_hw_pmu())					\
+		TH_LOG("arm64 guest: PMUv3 hardware events must open");	\
+	pmu = hw_pmu_probe();						\
+} while (0)
+#else
+#define HW_REQUIRE() do {						\
+	pmu = hw_pmu_probe();						\
+	if (pmu->absent)						\
+		SKIP(return, "no hardware PMU: %s", pmu->absent);	\
+} while (0)
+#endif
+
+/*
+ * A few expectations bound what the kernel does around a user loop (timer
+ * ticks, the overflow interrupt, rotation) by the cost of those paths on
+ * a normal kernel.  Under lockdep and KASAN (make check DEBUG=1) those
+ * paths cost an order of magnitude more instructions, so the bounds say
+ * nothing about perf there; the normal run keeps checking them.
+ */
+static inline bool debug_kernel(void)
+{
+	return access("/proc/lockdep", F_OK) == 0;
+}
+
+#define NOT_ON_DEBUG_KERNEL() do {					\
+	if (debug_kernel())						\
+		SKIP(return, "bound assumes a non-debug kernel's tick and " \
+		     "interrupt cost (lockdep/KASAN kernel)");		\
+} while (0)
+
+static inline void attr_hw(struct perf_event_attr *attr, __u32 type,
+			   __u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->type = type;
+	attr->size = sizeof(*attr);
+	attr->config = config;
+	attr->disabled = 1;
+}
+
+/* User-only (exclude_kernel, exclude_hv) counting event on this thread. */
+static inline int open_hw_user(__u32 type, __u64 config, int disabled,
+			       int group_fd)
+{
+	struct perf_event_attr attr;
+
+	attr_hw(&attr, type, config);
+	attr.disabled = disabled;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
+}
+
+/*
+ * Reset+enable fd (and its group if group), run the loop, disable.  Not
+ * inlined, so that every caller runs exactly the same user instructions
+ * between the two ioctls (and not inline either: unused is fine).
+ */
+static __attribute__((noinline, unused)) void run_loop_on(int fd, int group,
+							  unsigned long n)
+{
+	unsigned long flag = group ? PERF_IOC_FLAG_GROUP : 0;
+
+	ioctl(fd, PERF_EVENT_IOC_RESET, flag);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, flag);
+	hwc_loop(n);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, flag);
+}
+
+/* Count of one event over hwc_loop(n); ~0ULL on read failure. */
+static inline __u64 count_loop(int fd, unsigned long n)
+{
+	__u64 v;
+
+	run_loop_on(fd, 1, n);
+	if (read_count(fd, &v))
+		return ~0ULL;
+	return v;
+}
+
+/*
+ * The smallest of reps counts of fd's first value over hwc_loop(n) (fd
+ * reset and enabled with its group).  Under QEMU a timer interrupt that
+ * lands in the window adds ~2000 instructions even to an exclude_kernel
+ * count (seen on stock: every tick, ~1990 extra); with windows well
+ * under a tick (4 ms = 4M instructions) most repetitions see none.
+ */
+static inline __u64 min_count_loop(int fd, int count_fd, unsigned long n,
+				   int reps)
+{
+	__u64 v, best = ~0ULL;
+	int i;
+
+	for (i = 0; i < reps; i++) {
+		run_loop_on(fd, 1, n);
+		if (read_count(count_fd, &v))
+			return ~0ULL;
+		if (v < best)
+			best = v;
+	}
+	return best;
+}
+
+struct read_one {
+	__u64 value, enabled, running;
+};
+
+static inline int read_one_times(int fd, struct read_one *r)
+{
+	return read(fd, r, sizeof(*r)) == sizeof(*r) ? 0 : -1;
+}
+
+/* Find the CPU PMU's sysfs name (armv8_pmuv3*, armv8_cortex_*, cpu). */
+static inline int find_cpu_pmu(char *name, size_t len)
+{
+	DIR *d = opendir(EVENT_SOURCE);
+	struct dirent *de;
+	int found = -1;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (!strncmp(de->d_name, pmu->sysfs_prefix,
+			     strlen(pmu->sysfs_prefix)) &&
+		    strlen(de->d_name) < len) {
+			memcpy(name, de->d_name, strlen(de->d_name) + 1);
+			found = 0;
+			break;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * A user-only sampling event on this thread: sample_period period on
+ * PERF_TYPE_HARDWARE config, IP | TID | PERIOD, with an 8-page buffer.
+ */
+static inline int open_sampler(__u64 config, __u64 period, struct perf_rb *rb)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	attr_hw(&attr, PERF_TYPE_HARDWARE, config);
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.sample_period = period;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_PERIOD;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return -1;
+	if (perf_rb_map(rb, fd, 8)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+#endif /* HW_TEST_H */
