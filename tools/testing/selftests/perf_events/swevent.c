@@ -171,11 +171,40 @@ static int count_clock_over_burn(__u64 config, __u64 *v, __u64 *cpu)
 	return 0;
 }
 
+/*
+ * The repetition (of three) whose count is nearest the thread's CPU
+ * time.  Without -icount guest time is host time: a host preemption of
+ * the vCPU between the thread-time read and the ioctl that starts or
+ * stops the event adds milliseconds to one side only (seen on stock
+ * x86_64 with the host loaded).  A clock that counts wrongly is off in
+ * every repetition.
+ */
+static int nearest_clock_over_burn(__u64 config, __u64 *v, __u64 *cpu)
+{
+	__u64 bv = 0, bc = 0, dist = ~0ULL;
+
+	for (int i = 0; i < 3; i++) {
+		__u64 tv = 0, tc = 0, d;
+
+		if (count_clock_over_burn(config, &tv, &tc))
+			return -1;
+		d = tv > tc ? tv - tc : tc - tv;
+		if (d < dist) {
+			dist = d;
+			bv = tv;
+			bc = tc;
+		}
+	}
+	*v = bv;
+	*cpu = bc;
+	return 0;
+}
+
 TEST(task_clock_matches_thread_cputime)
 {
 	__u64 v = 0, cpu = 0;
 
-	ASSERT_EQ(0, count_clock_over_burn(PERF_COUNT_SW_TASK_CLOCK, &v, &cpu));
+	ASSERT_EQ(0, nearest_clock_over_burn(PERF_COUNT_SW_TASK_CLOCK, &v, &cpu));
 	EXPECT_GE(v, cpu - cpu / 20);
 	EXPECT_LE(v, cpu + cpu / 20);
 }
@@ -184,23 +213,37 @@ TEST(cpu_clock_matches_thread_cputime)
 {
 	__u64 v = 0, cpu = 0;
 
-	ASSERT_EQ(0, count_clock_over_burn(PERF_COUNT_SW_CPU_CLOCK, &v, &cpu));
+	ASSERT_EQ(0, nearest_clock_over_burn(PERF_COUNT_SW_CPU_CLOCK, &v, &cpu));
 	EXPECT_GE(v, cpu - cpu / 20);
 	EXPECT_LE(v, cpu + cpu / 20);
 }
 
+/*
+ * 50 ms asleep: only the syscalls around the sleep are on-CPU.  Compared
+ * with the thread's own CPU time over the same span rather than with the
+ * sleep: without -icount a loaded host can stretch those syscalls to
+ * milliseconds of guest time (13.9 ms seen on stock x86_64), in both
+ * counts alike, while a task clock that ran on through the sleep would
+ * be 50 ms above the thread's time.
+ */
 TEST(task_clock_stops_while_sleeping)
 {
 	struct timespec ts = { 0, 50000000 };
-	__u64 v = 0;
-	int fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+	__u64 v = 0, t0, t1;
+	int fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 1, -1);
 
 	ASSERT_GE(fd, 0);
+	t0 = thread_cpu_ns();
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	nanosleep(&ts, NULL);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	t1 = thread_cpu_ns();
 	ASSERT_EQ(0, read_count(fd, &v));
-	/* 50 ms asleep: only the syscall entry/exit is on-CPU. */
-	EXPECT_LT(v, 10000000);
+	EXPECT_GT(v, 0);
+	/* 1 ms for where the two clocks start and stop: far below 50 ms */
+	EXPECT_LE(v, t1 - t0 + 1000000)
+		TH_LOG("task-clock %llu ns over a span of %llu ns of thread time",
+		       v, t1 - t0);
 	close(fd);
 }
 
