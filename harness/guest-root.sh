@@ -51,8 +51,11 @@ else
 	# substring search would also match files that merely embed the
 	# name (libglib2.0-dev's gdb script for libglib-2.0.so.0).
 	amd64_package() {
-		dpkg -S "/lib/x86_64-linux-gnu/$1" "/usr/lib/x86_64-linux-gnu/$1" 2>/dev/null |
-			grep -v '^diversion' | head -n1 | cut -d: -f1
+		local out
+		# dpkg -S fails when it knows either path not (with usrmerge
+		# a package lists one of the two), so its status says nothing.
+		out=$(dpkg -S "/lib/x86_64-linux-gnu/$1" "/usr/lib/x86_64-linux-gnu/$1" 2>/dev/null) || true
+		awk -F: '!/^diversion/ { print $1; exit }' <<<"$out"
 	}
 	# Walk perf's DT_NEEDED closure, copying what resolves and fetching
 	# the packages of what does not, until everything resolves.
