@@ -1442,6 +1442,7 @@ EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);
  */
 
 static struct lock_class_key perf_cpu_ctx_lock_key;
+static struct lock_class_key perf_cpu_ctx_mutex_key;
 
 /**
  * perf_event_init - set perf events up, early at boot
@@ -1460,6 +1461,15 @@ void __init perf_event_init(void)
 		 * check that order instead of seeing one lock taken twice.
 		 */
 		lockdep_set_class(&cpuctx->ctx.lock, &perf_cpu_ctx_lock_key);
+		/*
+		 * Its mutex too: CPU hotplug takes it under cpu_hotplug_lock
+		 * (perf_event_init_cpu()), while a task context's is held
+		 * where events are freed and their PMUs take their own
+		 * mutexes (event_mutex for trace events, which kprobes nest
+		 * above cpu_hotplug_lock).  One class would join the two into
+		 * a cycle that no pair of real mutexes can close.
+		 */
+		lockdep_set_class(&cpuctx->ctx.mutex, &perf_cpu_ctx_mutex_key);
 	}
 
 	perf_event_slab_init();
