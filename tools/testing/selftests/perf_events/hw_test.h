@@ -401,4 +401,69 @@ static inline int open_sampler(__u64 config, __u64 period, struct perf_rb *rb)
 	return fd;
 }
 
+/*
+ * More events than counters: @nev user-only instruction events, each on
+ * its own, count one pass of hwc_loop() lasting @intervals rotation
+ * intervals of the CPU PMU (its perf_event_mux_interval_ms; one
+ * instruction is one nanosecond under -icount shift=0).  r[] gets each
+ * event's count and times, *truth the lone, never-multiplexed count of
+ * the same loop.  Return: the loop's n, 0 on failure.
+ */
+static inline unsigned long hw_multiplex_loop(int nev, int intervals,
+					      struct read_one *r, __u64 *truth)
+{
+	struct perf_event_attr attr;
+	char name[128], path[256];
+	unsigned long n;
+	int i, ref, fd[2 * HW_MAX_COUNTERS];
+	long mux_ms;
+
+	if (nev > 2 * HW_MAX_COUNTERS || find_cpu_pmu(name, sizeof(name)))
+		return 0;
+	snprintf(path, sizeof(path),
+		 EVENT_SOURCE "/%s/perf_event_mux_interval_ms", name);
+	mux_ms = read_long(path);
+	if (mux_ms <= 0)
+		return 0;
+	n = (unsigned long)mux_ms * 1000000UL * intervals / LOOP_K;
+
+	ref = open_hw_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1, -1);
+	if (ref < 0)
+		return 0;
+	count_loop(ref, 1000);
+	*truth = count_loop(ref, n);
+	close(ref);
+
+	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	for (i = 0; i < nev; i++) {
+		fd[i] = sys_perf_event_open(&attr, 0, -1, -1, 0);
+		if (fd[i] < 0) {
+			while (i--)
+				close(fd[i]);
+			return 0;
+		}
+	}
+	prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0);
+	hwc_loop(n);
+	prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
+	for (i = 0; i < nev; i++) {
+		if (read_one_times(fd[i], &r[i]))
+			n = 0;
+		close(fd[i]);
+	}
+	return n;
+}
+
+/* |count scaled by enabled/running - truth|; only for an event that ran. */
+static inline double hw_scaled_error(const struct read_one *r, __u64 truth)
+{
+	double scaled = (double)r->value * r->enabled / r->running;
+
+	return scaled > truth ? scaled - truth : truth - scaled;
+}
+
 #endif /* HW_TEST_H */

@@ -515,52 +515,19 @@ TEST(hw_instructions_busy_sibling)
 TEST(hw_multiplex_scaling)
 {
 	enum { NEV = 10 };
-	struct perf_event_attr attr;
 	struct read_one r[NEV];
-	char name[128], path[256];
-	long mux_ms;
 	unsigned long n;
-	__u64 truth;
-	int fd[NEV], i, ref, partial = 0;
+	__u64 truth = 0;
+	int i, partial = 0;
 
 	HW_REQUIRE();
 	NOT_ON_DEBUG_KERNEL();
-	ASSERT_EQ(0, find_cpu_pmu(name, sizeof(name)));
-	snprintf(path, sizeof(path), EVENT_SOURCE "/%s/perf_event_mux_interval_ms",
-		 name);
-	mux_ms = read_long(path);
-	ASSERT_GT(mux_ms, 0);
 	/* ~12 rotation intervals of pure user loop. */
-	n = (unsigned long)mux_ms * 1000000UL * 12 / LOOP_K;
-
-	/* The reference: a lone, never-multiplexed count of the same loop. */
-	ref = open_hw_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1, -1);
-	ASSERT_GE(ref, 0);
-	count_loop(ref, 1000);
-	truth = count_loop(ref, n);
-	close(ref);
+	n = hw_multiplex_loop(NEV, 12, r, &truth);
+	ASSERT_NE(0, n);
 	ASSERT_GE(truth, LOOP_K * n);
 
-	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
 	for (i = 0; i < NEV; i++) {
-		fd[i] = sys_perf_event_open(&attr, 0, -1, -1, 0);
-		ASSERT_GE(fd[i], 0);
-	}
-	prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0);
-	hwc_loop(n);
-	prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
-
-	for (i = 0; i < NEV; i++) {
-		ASSERT_EQ(0, read_one_times(fd[i], &r[i]));
-		close(fd[i]);
-	}
-	for (i = 0; i < NEV; i++) {
-		double scaled, err;
-
 		EXPECT_GT(r[i].enabled, 0);
 		EXPECT_GT(r[i].running, 0) TH_LOG("event %d never ran", i);
 		EXPECT_LE(r[i].running, r[i].enabled);
@@ -568,12 +535,9 @@ TEST(hw_multiplex_scaling)
 			partial++;
 		if (!r[i].running)
 			continue;
-		scaled = (double)r[i].value * r[i].enabled / r[i].running;
-		err = scaled > truth ? scaled - truth : truth - scaled;
-		EXPECT_LT(err, truth / 50.0)
-			TH_LOG("event %d: count %llu enabled %llu running %llu "
-			       "scaled %.0f truth %llu", i, r[i].value,
-			       r[i].enabled, r[i].running, scaled, truth);
+		EXPECT_LT(hw_scaled_error(&r[i], truth), truth / 50.0)
+			TH_LOG("event %d: count %llu enabled %llu running %llu truth %llu",
+			       i, r[i].value, r[i].enabled, r[i].running, truth);
 	}
 	/* At most 6 (x86: gp + 1, 6) run at once: 4 (5, 4) multiplexed. */
 	EXPECT_GE(partial, NEV - pmu->insn_counters);

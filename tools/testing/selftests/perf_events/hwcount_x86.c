@@ -368,51 +368,20 @@ TEST(x86_sample_every_period)
  */
 TEST(x86_multiplex_scaled_1pct)
 {
-	struct perf_event_attr attr;
 	struct read_one r[2 * HW_MAX_COUNTERS];
-	char name[128], path[256];
-	double scaled, err, worst = 0;
+	double err, worst = 0;
 	unsigned long n;
-	int fd[2 * HW_MAX_COUNTERS], i, nev, ref, partial = 0;
-	__u64 truth;
-	long mux_ms;
+	int i, nev, partial = 0;
+	__u64 truth = 0;
 
 	X86_REQUIRE();
 	NOT_ON_DEBUG_KERNEL();
 	nev = 2 * pmu->insn_counters;
 	ASSERT_LE(nev, 2 * HW_MAX_COUNTERS);
-	ASSERT_EQ(0, find_cpu_pmu(name, sizeof(name)));
-	snprintf(path, sizeof(path),
-		 EVENT_SOURCE "/%s/perf_event_mux_interval_ms", name);
-	mux_ms = read_long(path);
-	ASSERT_GT(mux_ms, 0);
-	/* -icount shift=0: one instruction per nanosecond. */
-	n = (unsigned long)mux_ms * 1000000UL * 25 / LOOP_K;
-
-	ref = open_hw_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1, -1);
-	ASSERT_GE(ref, 0);
-	count_loop(ref, 1000);
-	truth = count_loop(ref, n);
-	close(ref);
+	n = hw_multiplex_loop(nev, 25, r, &truth);
+	ASSERT_NE(0, n);
 	ASSERT_GE(truth, LOOP_K * n);
 	ASSERT_LT(truth, LOOP_K * n + 1000);
-
-	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	for (i = 0; i < nev; i++) {
-		fd[i] = sys_perf_event_open(&attr, 0, -1, -1, 0);
-		ASSERT_GE(fd[i], 0);
-	}
-	prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0);
-	hwc_loop(n);
-	prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
-	for (i = 0; i < nev; i++) {
-		ASSERT_EQ(0, read_one_times(fd[i], &r[i]));
-		close(fd[i]);
-	}
 
 	for (i = 0; i < nev; i++) {
 		EXPECT_GT(r[i].running, 0) TH_LOG("event %d never ran", i);
@@ -421,14 +390,13 @@ TEST(x86_multiplex_scaled_1pct)
 			partial++;
 		if (!r[i].running)
 			continue;
-		scaled = (double)r[i].value * r[i].enabled / r[i].running;
-		err = scaled > truth ? scaled - truth : truth - scaled;
+		err = hw_scaled_error(&r[i], truth);
 		if (err > worst)
 			worst = err;
 		EXPECT_LT(err, truth / 100.0)
-			TH_LOG("event %d: %llu enabled %llu running %llu: %.0f, truth %llu",
+			TH_LOG("event %d: %llu enabled %llu running %llu, truth %llu",
 			       i, r[i].value, r[i].enabled, r[i].running,
-			       scaled, truth);
+			       truth);
 	}
 	EXPECT_GE(partial, nev - pmu->insn_counters)
 		TH_LOG("%d of %d events multiplexed, worst error %.3f%%",
