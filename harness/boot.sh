@@ -49,6 +49,7 @@ if [ -n "$tests" ]; then
 	for t in $tests; do
 		[ -x "$suite/$t" ] && cp "$suite/$t" "$run/stage/suite/" ||
 			log "no binary for $t (did it compile?)"
+		echo "$t" >> "$run/expected-binaries"
 	done
 else
 	for t in $(make -s -C "$SUITE_SRC" list); do

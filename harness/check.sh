@@ -8,8 +8,10 @@
 # without -icount, so that the vCPUs run truly in parallel (the
 # concurrency tests and perf test need that); then the hardware-counter
 # binaries (HW_TESTS) run again on each of our QEMU's PMU models under
-# -icount, their results named <model>.suite.<binary>.<test>.  arm64 has
-# one boot: its PMU always counts under -icount.
+# -icount, their results named <model>.suite.<binary>.<test>; and the
+# perf NMI watchdog's test (hardlockup, which locks a CPU up for good)
+# gets a boot of its own on the intel model.  arm64 has one boot: its
+# PMU always counts under -icount.
 . "$(dirname "$0")/lib.sh"
 
 HW_TESTS="hwcount hwcount_x86"
@@ -18,7 +20,11 @@ HW_TESTS="hwcount hwcount_x86"
 # line of output.
 boot_and_parse() {
 	local model=$1 tests=$2 run rc
-	run=$(PMU_MODEL=$model bash "$HARNESS/boot.sh" check "$tests" | tail -n 1)
+	# The lockup boot lasts seconds when it works and can hang when it
+	# does not (a CPU spins with interrupts off): a short limit.
+	local limit=${CHECK_TIMEOUT:-1500}
+	[ "$tests" = hardlockup ] && limit=180
+	run=$(CHECK_TIMEOUT=$limit PMU_MODEL=$model bash "$HARNESS/boot.sh" check "$tests" | tail -n 1)
 	[ -n "$run" ] && [ -f "$run/console.log" ] || die "no run directory"
 	if [ -n "${TESTS:-}" ] || [ "${VERBOSE:-0}" = 1 ]; then
 		# Show the guest's own output for the binaries asked for
@@ -36,23 +42,29 @@ boot_and_parse() {
 	return $rc
 }
 
-boots=(none)
-hw_tests=
-if [ "$ARCH" = x86_64 ]; then
-	for t in $HW_TESTS; do
-		if [ -z "${TESTS:-}" ] || [[ " $TESTS " == *" $t "* ]]; then
-			hw_tests+=" $t"
-		fi
-	done
-	[ -n "$hw_tests" ] && boots+=(intel amd)
-fi
+# wanted NAME: is binary NAME part of this make check?
+wanted() { [ -z "${TESTS:-}" ] || [[ " $TESTS " == *" $1 "* ]]; }
 
-p=0; f=0; s=0; rc=0
+# Each boot is "MODEL TESTS..."; no TESTS on the first: the whole suite
+# (or $TESTS).
+boots=("none ${TESTS:-}")
+if [ "$ARCH" = x86_64 ]; then
+	hw_tests=
+	for t in $HW_TESTS; do wanted "$t" && hw_tests+=" $t"; done
+	[ -n "$hw_tests" ] && boots+=("intel$hw_tests" "amd$hw_tests")
+	wanted hardlockup && boots+=("intel hardlockup")
+	# Without TESTS the first boot runs the suite's list, which
+	# leaves hardlockup out; with TESTS it must not run there.
+	[ -n "${TESTS:-}" ] && boots[0]="none $(sed 's/\bhardlockup\b//' <<<"$TESTS")"
+fi
+p=0; f=0; s=0; rc=0; nboots=0
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-for model in "${boots[@]}"; do
-	tests=${TESTS:-}
-	[ "$model" = none ] || tests=${hw_tests# }
+for boot in "${boots[@]}"; do
+	read -r model tests <<<"$boot"
+	# TESTS=hardlockup alone leaves the first boot with nothing to run.
+	[ "$model" = none ] && [ -n "${TESTS:-}" ] && [ -z "$tests" ] && continue
+	nboots=$((nboots + 1))
 	set +e
 	boot_and_parse "$model" "$tests" | tee "$out"
 	[ "${PIPESTATUS[0]}" = 0 ] || rc=1
@@ -65,9 +77,9 @@ for model in "${boots[@]}"; do
 	read -r np nf ns < <(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
 	p=$((p + np)); f=$((f + nf)); s=$((s + ns))
 done
-if [ ${#boots[@]} -gt 1 ]; then
+if [ $nboots -gt 1 ]; then
 	tag=$ARCH/$KERNEL; [ "$PROFILE" = compat ] && tag+=/compat
 	[ "$DEBUG" = 1 ] && tag+=/debug
-	echo "$tag: $p passed, $f failed, $s skipped (${#boots[@]} boots)"
+	echo "$tag: $p passed, $f failed, $s skipped ($nboots boots)"
 fi
 exit $rc
