@@ -10,20 +10,93 @@
  * events in and takes them out, enables and disables them, and follows
  * the task through fork (inheritance), exec and exit.
  *
- * Locking, in the order the locks nest:
+ * Locks: the one list for all of kernel/events.  A lock's owner file
+ * says more about it; here is what each protects and the order they
+ * nest in, outermost first.  No lock is taken while one further down the
+ * list is held.
  *
- *  - task->perf_event_mutex protects the task's list of owned events
- *    (prctl) and the creation of its context.
- *  - ctx->mutex serialises every change of a context's population and of
- *    its events' attributes; it may sleep.  A child's context mutex may be
- *    taken while its parent's is held (fork); never the other way round.
- *  - event->child_mutex protects a parent's list of inherited children;
- *    it nests inside the mutex of the context being changed, so code that
- *    walks the children to lock their contexts drops it first.
- *  - cpuctx->ctx.lock, then the task context's ctx->lock: raw spinlocks,
- *    taken with interrupts off on the CPU that runs the context.  They
- *    protect the lists that scheduling walks and every event's state,
- *    times and PMU membership.  perf_ctx_lock() takes them in order.
+ * Sleeping locks:
+ *
+ *  1. mm->mmap_lock, held for writing by the mm core around perf_mmap():
+ *     the buffer's mapping nests event->mmap_mutex inside it.
+ *  2. task->signal->exec_update_lock (read, syscall.c): from the
+ *     permission check on a task target until its event is installed, so
+ *     that an exec cannot change the target's credentials in between.
+ *  3. cpu_hotplug_lock (cpus_read_lock()): hw_breakpoint.c holds it
+ *     around creating one breakpoint per CPU (each takes a ctx->mutex);
+ *     pmu.c around reading the CPUs of a PMU's scope.
+ *  4. task->perf_event_mutex: the task's list of the events it opened
+ *     (event->owner_entry, for prctl) and the creation of its context.
+ *  5. ctx->mutex: the context's population (event_list, pmu_ctx_list and
+ *     each pmu context's lists, nr_events, a leader's sibling_list) and
+ *     every change of an event's attributes or state from outside the
+ *     scheduler; held across perf_ctx_call().  Two at once: a parent's
+ *     then its child's at fork, an event's leader's at PMU event_init
+ *     during inheritance, and a source CPU's then a destination's when a
+ *     PMU's events migrate, each as SINGLE_DEPTH_NESTING.  The CPU
+ *     contexts' mutexes have a lockdep class of their own (see
+ *     perf_cpu_ctx_mutex_key below).
+ *  6. event->child_mutex: the parent's child_list.  It nests inside the
+ *     mutex of the context being changed, so code that walks the
+ *     children to lock their contexts drops it first.
+ *  7. event->mmap_mutex (ring_buffer.c): event->rb, event->mmap_count,
+ *     the buffer's mmap_count and its locked-memory charge.  Two at once
+ *     (PERF_EVENT_IOC_SET_OUTPUT) in address order, rb_lock_pair().
+ *  8. Leaves, nothing nests inside them: perf_pmus_mutex (pmu.c: the PMU
+ *     list and type IDR, registration and the sysfs devices; lookups use
+ *     the pmus_srcu SRCU domain instead), perf_sched_key_mutex (this
+ *     file: the context-switch static key), perf_freq_tick_mutex
+ *     (event.c: the nohz_full tick dependency of frequency events),
+ *     swevent_tables_mutex (swevent.c: the per-CPU hash tables),
+ *     callchain_lock (callchain.c: the call-chain buffers and their
+ *     sysctl) and bp_slots_lock (hw_breakpoint.c: the slot accounting).
+ *
+ * Spinning locks, interrupts off:
+ *
+ *  9. cpuctx->ctx.lock, then the task context's ctx->lock (raw;
+ *     perf_ctx_lock() takes both in this order), on the CPU that runs
+ *     the context: what scheduling reads and writes (the table below).
+ *     At a context switch that trades two clones, the outgoing task's
+ *     context lock, then the incoming one's (clone.c, nested).
+ * 10. cpc->mux_lock (raw, sched.c): a PMU's multiplexing timer on one
+ *     CPU, its interval and whether it is armed; inside the context
+ *     locks, or alone when sysfs changes the interval.
+ * 11. rb->event_lock (ring_buffer.c): the buffer's list of the events
+ *     writing into it; inside event->mmap_mutex.  Writers of records
+ *     take no lock at all (rcu_read_lock() and a cmpxchg on the head).
+ * 12. perf_sb_lock (raw): changes of the side-band registry's lists;
+ *     readers walk them under RCU.
+ * 13. event->addr_filters.lock (raw): an event's address filters and the
+ *     ranges the PMU was given; the head is the parent's, shared by the
+ *     inherited family.
+ *
+ * What the context locks (9) protect, field by field; "mutex + lock"
+ * means both are held to change it, either to read it:
+ *
+ *   perf_event_context   lock: is_active, clock; mutex + lock:
+ *                        event_list, pmu_ctx_list, nr_events, nr_user,
+ *                        nr_cgroups, nr_freq, clone_of, clone_gen,
+ *                        generation;
+ *                        atomic: refcount, nr_pending_sigtrap; task is
+ *                        set at creation and cleared (mutex + lock) when
+ *                        the task exits.
+ *   perf_event_pmu_ctx   mutex + lock: pinned_groups, the flexible
+ *                        queue's membership, nr_events, pmu_ctx_entry;
+ *                        lock: active_groups, flexible_missed, the
+ *                        queue's order (flex_queue.c).
+ *   perf_cpu_pmu_context lock: active_oncpu, exclusive; mux_lock: the
+ *                        timer fields; sched_cb_usage and sched_cb_entry:
+ *                        this CPU with interrupts off (drivers count
+ *                        themselves in from pmu::add and pmu::del).
+ *   perf_event           mutex + lock: group_leader, sibling_list,
+ *                        nr_siblings, group_caps, event_entry,
+ *                        group_entry, attr (after open, only the changes
+ *                        ioctl may make); lock: state, oncpu, times,
+ *                        active_entry, flex, flex_charged, pending_disable
+ *                        (set from NMI, read under it); atomic or
+ *                        NMI-safe: count, child_count, event_limit, the
+ *                        other pending_* fields; child_mutex: child_list;
+ *                        mmap_mutex: rb, rb_entry, mmap_count.
  *
  * A task's context is not always the one it started with: a switch
  * between two tasks whose contexts are clones of each other may trade

@@ -25,15 +25,15 @@
  *   callchain.c  call chain buffers; hw_breakpoint.c the breakpoint PMU
  *   guest.c	  a hypervisor's callbacks: the guest running on this CPU
  *
- * Lock order (context.c owns it and explains it in full):
+ * Locks: context.c's header is the one list of every lock here, what
+ * each protects (field by field for contexts and events) and the order
+ * they nest in; the core of it:
  *
- *   task->perf_event_mutex
- *     ctx->mutex (a child event's context may nest inside its parent's)
- *       event->child_mutex (a parent's list of inherited children)
- *         event->mmap_mutex
- *           cpuctx->ctx.lock (raw, IRQs off)
- *             task ctx->lock (raw; at a switch that trades contexts, the
- *             incoming task's ctx->lock nests inside the outgoing one's)
+ *   ctx->mutex (a child event's context may nest inside its parent's)
+ *     event->child_mutex (a parent's list of inherited children)
+ *       event->mmap_mutex
+ *         cpuctx->ctx.lock (raw, IRQs off)
+ *           task ctx->lock (raw)
  *
  * A context's scheduling state changes only on the CPU that runs it, with
  * its lock held and IRQs off; code elsewhere asks that CPU by IPI

@@ -215,6 +215,7 @@ static void rb_list_change(struct perf_buffer *rb, struct perf_event *event,
 {
 	unsigned long flags;
 
+	lockdep_assert_held(&event->mmap_mutex);
 	spin_lock_irqsave(&rb->event_lock, flags);
 	if (add)
 		list_add_rcu(&event->rb_entry, &rb->event_list);
@@ -227,6 +228,7 @@ static void rb_attach(struct perf_event *event, struct perf_buffer *rb)
 {
 	struct perf_buffer *old = event->rb;
 
+	lockdep_assert_held(&event->mmap_mutex);
 	WARN_ON_ONCE(event->parent);
 
 	if (old) {

@@ -141,6 +141,7 @@ static int perf_event_sched_in(struct perf_event *event,
 {
 	struct perf_cpu_pmu_context *cpc = perf_cpc(event);
 
+	lockdep_assert_held(&ctx->lock);
 	if (event->state <= PERF_EVENT_STATE_OFF)
 		return 0;
 	if (event->cpu != -1 && event->cpu != smp_processor_id())
@@ -175,6 +176,7 @@ void perf_event_sched_out(struct perf_event *event,
 	struct perf_cpu_pmu_context *cpc = perf_cpc(event);
 	enum perf_event_state state = PERF_EVENT_STATE_INACTIVE;
 
+	lockdep_assert_held(&ctx->lock);
 	if (event->state != PERF_EVENT_STATE_ACTIVE)
 		return;
 
@@ -397,6 +399,7 @@ static void perf_ctx_sched_out(struct perf_event_context *ctx, int type)
 {
 	struct perf_event_pmu_context *epc;
 
+	lockdep_assert_held(&ctx->lock);
 	if (!(ctx->is_active & (EVENT_ALL | EVENT_TIME)))
 		return;
 
@@ -420,6 +423,7 @@ static void perf_ctx_sched_in(struct perf_event_context *ctx, int type)
 {
 	struct perf_event_pmu_context *epc;
 
+	lockdep_assert_held(&ctx->lock);
 	/*
 	 * A running clock is left as it is: every caller has just brought
 	 * it up to date (sched out, cgroup switch) or started it (the pinned
@@ -482,6 +486,9 @@ void perf_ctx_resched(struct perf_cpu_context *cpuctx,
 	int task_type = event_type & EVENT_ALL;
 	int cpu_type = 0;
 
+	lockdep_assert_held(&cpuctx->ctx.lock);
+	if (task_ctx)
+		lockdep_assert_held(&task_ctx->lock);
 	if (task_type & EVENT_PINNED)
 		task_type |= EVENT_FLEXIBLE;
 	if (!changed || changed == &cpuctx->ctx)
