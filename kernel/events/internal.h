@@ -9,8 +9,9 @@
  *   event.c	  an event's allocation, identity, references and freeing
  *   pmu.c	  the PMU registry, event -> PMU binding, sysfs bus
  *   context.c	  task and CPU contexts; putting events in and taking them
- *		  out (on the context's CPU); enable/disable; fork, exec,
- *		  exit, CPU hotplug; subsystem init
+ *		  out (on the context's CPU); enable/disable; CPU hotplug;
+ *		  subsystem init; the lock page
+ *   task.c	  a task's events through fork (inheritance), exec, exit
  *   clone.c	  cloned task contexts, traded between tasks at a switch
  *   sched.c	  scheduling groups on and off PMUs: context switch, pinned
  *		  and flexible, multiplexing, tick, reading counts and times
@@ -163,6 +164,20 @@ struct perf_event_context *perf_find_lock_context(struct task_struct *task,
 						  int cpu);
 void perf_get_ctx(struct perf_event_context *ctx);
 void perf_put_ctx(struct perf_event_context *ctx);
+
+/*
+ * What task.c needs of context.c to build and tear down a task's
+ * context at fork and exit: a new (empty, unreferenced by any task)
+ * context, @task's context with a reference (or NULL), and the list
+ * bookkeeping of one event, under the context's mutex and lock.
+ */
+struct perf_event_context *perf_ctx_alloc(struct task_struct *task);
+struct perf_event_context *perf_task_ctx_get(struct task_struct *task);
+void perf_ctx_link_event(struct perf_event *event,
+			 struct perf_event_context *ctx);
+void perf_ctx_unlink_event(struct perf_event *event,
+			   struct perf_event_context *ctx);
+void perf_group_detach(struct perf_event *event);
 
 /*
  * The per-PMU part of @ctx for @event's PMU, created on first use, with a
