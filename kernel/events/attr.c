@@ -26,6 +26,7 @@
 #include <linux/security.h>
 #include <linux/string.h>
 #include <linux/time.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "attr.h"
@@ -543,22 +544,56 @@ int perf_attr_check_callchain(const struct perf_event_attr *attr,
 EXPORT_SYMBOL_IF_KUNIT(perf_attr_check_callchain);
 
 /*
- * Time fields of records are read in whatever context the PMU raises
- * them in; only the monotonic clocks can be read from NMI.
+ * The clocks attr.clockid may name, the one list: the open path checks
+ * against it, kernel counters too, and an event reads its timestamps
+ * through the function it gives.  Time fields of records are read in
+ * whatever context the PMU raises them in, so a clock that cannot be
+ * read from NMI is only for PMUs that never deliver from one.
  */
+static const struct {
+	clockid_t	id;
+	perf_clock_fn	read;
+	bool		nmi_safe;
+} pa_clocks[] = {
+	{ CLOCK_MONOTONIC,	ktime_get_mono_fast_ns,	true },
+	{ CLOCK_MONOTONIC_RAW,	ktime_get_raw_fast_ns,	true },
+	{ CLOCK_REALTIME,	ktime_get_real_ns,	false },
+	{ CLOCK_BOOTTIME,	ktime_get_boottime_ns,	false },
+	{ CLOCK_TAI,		ktime_get_clocktai_ns,	false },
+};
+
+/**
+ * perf_attr_clock - the clock an attr.clockid names
+ * @id: the clock id
+ * @nmi_safe: if not NULL, set to whether the clock can be read from NMI
+ *
+ * Return: the clock's read function, or NULL for an id the ABI does not
+ * offer.
+ */
+perf_clock_fn perf_attr_clock(clockid_t id, bool *nmi_safe)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(pa_clocks); i++) {
+		if (pa_clocks[i].id != id)
+			continue;
+		if (nmi_safe)
+			*nmi_safe = pa_clocks[i].nmi_safe;
+		return pa_clocks[i].read;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_attr_clock);
+
 static int pa_clock_usable(clockid_t id, unsigned int pmu_caps)
 {
-	switch (id) {
-	case CLOCK_MONOTONIC:
-	case CLOCK_MONOTONIC_RAW:
-		return 0;
-	case CLOCK_REALTIME:
-	case CLOCK_BOOTTIME:
-	case CLOCK_TAI:
-		return pmu_caps & PERF_PMU_CAP_NO_NMI ? 0 : -EINVAL;
-	default:
+	bool nmi_safe;
+
+	if (!perf_attr_clock(id, &nmi_safe))
 		return -EINVAL;
-	}
+	if (!nmi_safe && !(pmu_caps & PERF_PMU_CAP_NO_NMI))
+		return -EINVAL;
+	return 0;
 }
 
 /**

@@ -88,6 +88,10 @@ struct perf_attr_limits {
 	int	(*lockdown_ok)(const struct perf_attr_limits *lim);
 };
 
+/* A timestamp source: nanoseconds of one clock (attr.clockid). */
+typedef u64 (*perf_clock_fn)(void);
+
+perf_clock_fn perf_attr_clock(clockid_t id, bool *nmi_safe);
 int perf_attr_copy(struct perf_event_attr *attr,
 		   struct perf_event_attr __user *uattr);
 int perf_attr_load(struct perf_event_attr *attr, u32 usize,

@@ -27,6 +27,8 @@
 #include <linux/time.h>
 #include <linux/uaccess.h>
 
+#include <linux/timekeeping.h>
+
 #include "attr.h"
 
 #define FAKE_RATE	1000
@@ -922,7 +924,62 @@ static void attr_copy_fault_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, user_size(test, u), OUR_SIZE + 64);
 }
 
+/*
+ * The clock table that the open path, kernel counters and the event's
+ * timestamps all use: each ABI clock reads through its own function,
+ * only the monotonic ones are NMI-safe, anything else is no clock.  The
+ * wall clocks' read functions are static inlines (one copy per file), so
+ * those are told apart by what they read: time since the epoch (a
+ * guest's RTC is past 2001, 10^18 ns) or since boot.
+ */
+static void attr_clock_table_test(struct kunit *test)
+{
+	static const clockid_t unknown[] = {
+		CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID,
+		CLOCK_MONOTONIC_COARSE, 12345, -1,
+	};
+	const u64 epoch_2001 = 1000000000ULL * NSEC_PER_SEC;
+	perf_clock_fn real, boot, tai;
+	bool nmi_safe;
+	unsigned int i;
+
+	nmi_safe = false;
+	KUNIT_EXPECT_PTR_EQ(test, perf_attr_clock(CLOCK_MONOTONIC, &nmi_safe),
+			    (perf_clock_fn)ktime_get_mono_fast_ns);
+	KUNIT_EXPECT_TRUE(test, nmi_safe);
+	nmi_safe = false;
+	KUNIT_EXPECT_PTR_EQ(test, perf_attr_clock(CLOCK_MONOTONIC_RAW, &nmi_safe),
+			    (perf_clock_fn)ktime_get_raw_fast_ns);
+	KUNIT_EXPECT_TRUE(test, nmi_safe);
+
+	nmi_safe = true;
+	real = perf_attr_clock(CLOCK_REALTIME, &nmi_safe);
+	KUNIT_EXPECT_FALSE(test, nmi_safe);
+	nmi_safe = true;
+	boot = perf_attr_clock(CLOCK_BOOTTIME, &nmi_safe);
+	KUNIT_EXPECT_FALSE(test, nmi_safe);
+	nmi_safe = true;
+	tai = perf_attr_clock(CLOCK_TAI, &nmi_safe);
+	KUNIT_EXPECT_FALSE(test, nmi_safe);
+	KUNIT_ASSERT_NOT_NULL(test, real);
+	KUNIT_ASSERT_NOT_NULL(test, boot);
+	KUNIT_ASSERT_NOT_NULL(test, tai);
+	KUNIT_EXPECT_GT(test, real(), epoch_2001);
+	KUNIT_EXPECT_GT(test, tai(), epoch_2001);
+	KUNIT_EXPECT_LT(test, boot(), epoch_2001);
+	KUNIT_EXPECT_PTR_NE(test, real, tai);
+	/* Without the out parameter, the same answer. */
+	KUNIT_EXPECT_PTR_EQ(test, perf_attr_clock(CLOCK_TAI, NULL), tai);
+
+	for (i = 0; i < ARRAY_SIZE(unknown); i++) {
+		nmi_safe = true;
+		KUNIT_EXPECT_NULL(test, perf_attr_clock(unknown[i], &nmi_safe));
+		KUNIT_EXPECT_TRUE(test, nmi_safe);
+	}
+}
+
 static struct kunit_case perfcore_attr_cases[] = {
+	KUNIT_CASE(attr_clock_table_test),
 	KUNIT_CASE_PARAM(attr_rule_test, rule_gen_params),
 	KUNIT_CASE(attr_no_open_gate_test),
 	KUNIT_CASE(attr_live_limits_test),

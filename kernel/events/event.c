@@ -56,28 +56,18 @@ u64 perf_event_next_id(void)
 }
 
 /*
- * The clock used for PERF_SAMPLE_TIME and friends.  Unknown clock ids
- * leave the default in place: syscall.c reports them (with the errno and
- * at the point of the open path the ABI wants) before the event is used.
+ * The clock used for PERF_SAMPLE_TIME and friends.  An unknown clock id
+ * leaves the default in place: the open path has refused it already
+ * (perf_attr_check_bound()), with the errno and at the point the ABI
+ * wants.
  */
-static u64 (*ev_pick_clock(const struct perf_event_attr *attr))(void)
+static perf_clock_fn ev_pick_clock(const struct perf_event_attr *attr)
 {
-	if (!attr->use_clockid)
-		return local_clock;
+	perf_clock_fn read = NULL;
 
-	switch (attr->clockid) {
-	case CLOCK_MONOTONIC:
-		return ktime_get_mono_fast_ns;
-	case CLOCK_MONOTONIC_RAW:
-		return ktime_get_raw_fast_ns;
-	case CLOCK_REALTIME:
-		return ktime_get_real_ns;
-	case CLOCK_BOOTTIME:
-		return ktime_get_boottime_ns;
-	case CLOCK_TAI:
-		return ktime_get_clocktai_ns;
-	}
-	return local_clock;
+	if (attr->use_clockid)
+		read = perf_attr_clock(attr->clockid, NULL);
+	return read ?: local_clock;
 }
 
 /*

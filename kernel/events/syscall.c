@@ -592,14 +592,6 @@ SYSCALL_DEFINE5(perf_event_open,
 	return fd;
 }
 
-/* The clocks attr.clockid may name. */
-static bool sc_clockid_known(clockid_t id)
-{
-	return id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_RAW ||
-	       id == CLOCK_REALTIME || id == CLOCK_BOOTTIME ||
-	       id == CLOCK_TAI;
-}
-
 /**
  * perf_event_create_kernel_counter() - an event owned by kernel code
  * @attr: the attributes; no group, no AUX linking
@@ -629,7 +621,7 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 	/* Linking to an AUX leader needs a group, which kernel users lack. */
 	if (attr->aux_output || attr->aux_action)
 		return ERR_PTR(-EINVAL);
-	if (attr->use_clockid && !sc_clockid_known(attr->clockid))
+	if (attr->use_clockid && !perf_attr_clock(attr->clockid, NULL))
 		return ERR_PTR(-EINVAL);
 
 	event = perf_event_alloc(attr, cpu, task, NULL, NULL,
