@@ -41,12 +41,6 @@
 /* Default multiplexing period: one tick. */
 #define PERF_MUX_DEFAULT_MS	(1000 / HZ)
 
-/*
- * How far a starved flexible group of a CPU context may fall behind the
- * queue floor: a few rotation periods, so it gets a bounded head start.
- */
-#define PERF_FLEX_LAG_PERIODS	4
-
 DEFINE_SRCU(pmus_srcu);
 
 static DEFINE_MUTEX(perf_pmus_mutex);
@@ -662,8 +656,6 @@ static void pmu_init_cpu_state(struct pmu *pmu, int cpu)
 	struct perf_cpu_pmu_context *cpc = per_cpu_ptr(pmu->cpu_pmu_context,
 						       cpu);
 	struct perf_event_pmu_context *epc = &cpc->epc;
-	u64 lag = (u64)PERF_FLEX_LAG_PERIODS * pmu->hrtimer_interval_ms *
-		  NSEC_PER_MSEC;
 
 	epc->ctx = &per_cpu_ptr(&perf_cpu_context, cpu)->ctx;
 	epc->pmu = pmu;
@@ -671,7 +663,7 @@ static void pmu_init_cpu_state(struct pmu *pmu, int cpu)
 	INIT_LIST_HEAD(&epc->pinned_groups);
 	INIT_LIST_HEAD(&epc->active_groups);
 	INIT_LIST_HEAD(&epc->pmu_ctx_entry);
-	perf_flex_queue_init(&epc->flexible, lag);
+	perf_flex_queue_init(&epc->flexible, perf_mux_flex_lag(pmu));
 	/* Never freed: the CPU context holds it for the PMU's lifetime. */
 	atomic_set(&epc->refcount, 1);
 

@@ -856,6 +856,26 @@ void perf_mux_init_cpu(struct pmu *pmu, int cpu)
 		INIT_LIST_HEAD(&cpc->sched_cb_entry);
 }
 
+/*
+ * How far a flexible group that was left waiting may fall behind the
+ * queue's floor (flex_queue.c): a few multiplexing periods, so that a
+ * group that starved gets a bounded head start and no more.
+ */
+#define PERF_FLEX_LAG_PERIODS	4
+
+/**
+ * perf_mux_flex_lag - the flexible queue's lag bound for @pmu
+ * @pmu: the PMU, with hrtimer_interval_ms set
+ *
+ * Return: the bound in nanoseconds, from the multiplexing interval the
+ * PMU has when the queue is set up.
+ */
+u64 perf_mux_flex_lag(const struct pmu *pmu)
+{
+	return (u64)PERF_FLEX_LAG_PERIODS * max(pmu->hrtimer_interval_ms, 1) *
+	       NSEC_PER_MSEC;
+}
+
 /**
  * perf_mux_set_interval - change @pmu's multiplexing interval
  * @pmu: the PMU
