@@ -357,13 +357,31 @@ static int pa_namespaces(struct perf_event_attr *attr,
 	return 0;
 }
 
+/**
+ * perf_attr_check_rate - may a sampling event sample this often?
+ * @freq: @value is a frequency (attr.freq), else a period
+ * @value: the frequency in Hz, or the period in events
+ * @max_rate: the frequency limit (kernel.perf_event_max_sample_rate)
+ *
+ * The one rule for perf_event_open(2) and PERF_EVENT_IOC_PERIOD alike.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int perf_attr_check_rate(bool freq, u64 value, u64 max_rate)
+{
+	if (freq)
+		return value > max_rate ? -EINVAL : 0;
+	/* Periods are handled as signed 64-bit counts downstream. */
+	return value & BIT_ULL(63) ? -EINVAL : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_attr_check_rate);
+
 static int pa_rate(struct perf_event_attr *attr,
 		   const struct perf_attr_limits *lim)
 {
-	if (attr->freq)
-		return attr->sample_freq > lim->max_sample_rate ? -EINVAL : 0;
-	/* Periods are handled as signed 64-bit counts downstream. */
-	return attr->sample_period & BIT_ULL(63) ? -EINVAL : 0;
+	return perf_attr_check_rate(attr->freq, attr->freq ?
+				    attr->sample_freq : attr->sample_period,
+				    lim->max_sample_rate);
 }
 
 static int pa_phys_addr(struct perf_event_attr *attr,

@@ -92,6 +92,7 @@ struct perf_attr_limits {
 typedef u64 (*perf_clock_fn)(void);
 
 perf_clock_fn perf_attr_clock(clockid_t id, bool *nmi_safe);
+int perf_attr_check_rate(bool freq, u64 value, u64 max_rate);
 int perf_attr_copy(struct perf_event_attr *attr,
 		   struct perf_event_attr __user *uattr);
 int perf_attr_load(struct perf_event_attr *attr, u32 usize,

@@ -978,8 +978,25 @@ static void attr_clock_table_test(struct kunit *test)
 	}
 }
 
+/*
+ * The rate rule both perf_event_open(2) and PERF_EVENT_IOC_PERIOD call: a
+ * frequency up to the limit, a period below 2^63.
+ */
+static void attr_rate_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, perf_attr_check_rate(true, 1000, 1000), 0);
+	KUNIT_EXPECT_EQ(test, perf_attr_check_rate(true, 1001, 1000), -EINVAL);
+	KUNIT_EXPECT_EQ(test, perf_attr_check_rate(true, 0, 1000), 0);
+	KUNIT_EXPECT_EQ(test, perf_attr_check_rate(false, 1001, 1000), 0);
+	KUNIT_EXPECT_EQ(test, perf_attr_check_rate(false, BIT_ULL(63) - 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, perf_attr_check_rate(false, BIT_ULL(63), 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, perf_attr_check_rate(false, U64_MAX, 1), -EINVAL);
+}
+
 static struct kunit_case perfcore_attr_cases[] = {
 	KUNIT_CASE(attr_clock_table_test),
+	KUNIT_CASE(attr_rate_test),
 	KUNIT_CASE_PARAM(attr_rule_test, rule_gen_params),
 	KUNIT_CASE(attr_no_open_gate_test),
 	KUNIT_CASE(attr_live_limits_test),

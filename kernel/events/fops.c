@@ -428,18 +428,12 @@ static int fops_set_period(struct perf_event *event, u64 value)
 	if (!is_sampling_event(event) || !value)
 		return -EINVAL;
 
-	if (event->attr.freq) {
-		if (value > sysctl_perf_event_sample_rate)
-			return -EINVAL;
-	} else {
-		struct pmu *pmu = event->pmu;
-
-		if (pmu->check_period && pmu->check_period(event, value))
-			return -EINVAL;
-		/* Periods are signed 64-bit quantities inside the PMU code. */
-		if (value & BIT_ULL(63))
-			return -EINVAL;
-	}
+	if (perf_attr_check_rate(event->attr.freq, value,
+				 sysctl_perf_event_sample_rate))
+		return -EINVAL;
+	if (!event->attr.freq && event->pmu->check_period &&
+	    event->pmu->check_period(event, value))
+		return -EINVAL;
 
 	perf_ctx_call(event, fops_period_apply, &value);
 	return 0;
