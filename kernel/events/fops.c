@@ -839,7 +839,7 @@ EXPORT_SYMBOL_GPL(perf_event_pause);
 static bool fops_readable_here(struct perf_event *event, int cpu)
 {
 	int here = smp_processor_id();
-	const struct cpumask *span = NULL;
+	const struct cpumask *span;
 
 	if (cpu < 0 || cpu >= nr_cpu_ids)
 		return false;
@@ -847,23 +847,7 @@ static bool fops_readable_here(struct perf_event *event, int cpu)
 		return true;
 
 	if (event->group_caps & PERF_EV_CAP_READ_SCOPE) {
-		switch (event->pmu->scope) {
-		case PERF_PMU_SCOPE_CORE:
-			span = topology_sibling_cpumask(cpu);
-			break;
-		case PERF_PMU_SCOPE_DIE:
-			span = topology_die_cpumask(cpu);
-			break;
-		case PERF_PMU_SCOPE_CLUSTER:
-			span = topology_cluster_cpumask(cpu);
-			break;
-		case PERF_PMU_SCOPE_PKG:
-			span = topology_core_cpumask(cpu);
-			break;
-		case PERF_PMU_SCOPE_SYS_WIDE:
-			span = cpu_online_mask;
-			break;
-		}
+		span = perf_pmu_scope_span(event->pmu->scope, cpu);
 		if (span && cpumask_test_cpu(here, span))
 			return true;
 	}

@@ -140,6 +140,8 @@ int perf_init_event(struct perf_event *event);
 /* Undo perf_init_event(): the destroy callback and the module reference. */
 void perf_release_pmu(struct perf_event *event);
 
+const struct cpumask *perf_pmu_scope_span(unsigned int scope, int cpu);
+
 /*
  * Called once from perf_event_init(), before any PMU registers (the
  * software, tracepoint, ... PMUs are registered by their own files).

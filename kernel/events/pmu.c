@@ -182,7 +182,14 @@ static void pmu_fill_defaults(struct pmu *pmu)
  * PMU scope: which CPUs one instance of an uncore-like PMU serves.
  */
 
-static const struct cpumask *perf_pmu_scope_span(unsigned int scope, int cpu)
+/**
+ * perf_pmu_scope_span - the CPUs one instance of a scoped PMU serves
+ * @scope: the PMU's PERF_PMU_SCOPE_*
+ * @cpu: a CPU of the instance
+ *
+ * Return: the instance's CPUs, or NULL for a PMU without a scope.
+ */
+const struct cpumask *perf_pmu_scope_span(unsigned int scope, int cpu)
 {
 	switch (scope) {
 	case PERF_PMU_SCOPE_SYS_WIDE:
