@@ -18,8 +18,10 @@
  *   fops.c	  the event fd: read, ioctl, poll, fasync, release; prctl;
  *		  the in-kernel read/enable/period API
  *   ring_buffer.c  buffers, mmap, the user page, output begin/end, AUX
- *   output.c	  samples and side-band records, overflow, throttling,
- *		  frequency, pending (irq_work) wakeups and signals
+ *   sample.c	  record sizes, the sample_id trailer, preparing and
+ *		  writing samples
+ *   output.c	  side-band records, overflow, throttling, frequency,
+ *		  pending (irq_work) wakeups and signals
  *   swevent.c	  the software PMU, cpu-clock and task-clock
  *   tracepoint.c tracepoint, kprobe and uprobe PMUs, filters, BPF attach
  *   cgroup.c	  the perf_event cgroup controller and cgroup time
@@ -382,11 +384,32 @@ void perf_event_detach_buffer(struct perf_event *event);
 void perf_event_wakeup(struct perf_event *event);
 
 /* ======================================================================
- * output.c
+ * sample.c
  */
 
 /* Header sizes of records from @event (attr.sample_type, read_format). */
 void perf_event_compute_sizes(struct perf_event *event);
+/* Read and sample sizes of a group change as members come and go. */
+void perf_event_update_group_sizes(struct perf_event *leader);
+
+/* The sample writer an event gets when its creator names no handler. */
+perf_overflow_handler_t perf_default_overflow_handler(struct perf_event *event);
+
+/* The read_format payload, for samples and PERF_RECORD_READ alike. */
+void perf_output_read(struct perf_output_handle *handle,
+		      struct perf_event *event);
+
+/* ring_buffer.c, for sample.c: the sample writer counts its samples. */
+void perf_output_count_sample(struct perf_output_handle *handle);
+unsigned long perf_aux_sample_size(struct perf_event *event,
+				   unsigned long size);
+void perf_aux_sample_output(struct perf_event *event,
+			    struct perf_output_handle *handle,
+			    unsigned long size);
+
+/* ======================================================================
+ * output.c
+ */
 
 /* Set up the event's irq_work and task_work for deferred actions. */
 void perf_event_pending_init(struct perf_event *event);
@@ -418,22 +441,12 @@ int __perf_event_overflow(struct perf_event *event, int throttle,
 /* Frequency mode: adjust periods of @ctx's active events (tick). */
 void perf_adjust_freq_event(struct perf_event *event, u64 now_ns);
 
-/* The sample writer an event gets when its creator names no handler. */
-perf_overflow_handler_t perf_default_overflow_handler(struct perf_event *event);
-/* Read and sample sizes of a group change as members come and go. */
-void perf_event_update_group_sizes(struct perf_event *leader);
 /* PERF_RECORD_CGROUP for a cgroup that came online. */
 void perf_event_cgroup(struct cgroup *cgrp);
 /* PERF_RECORD_ITRACE_START, before an AUX event goes on its PMU. */
 void perf_log_itrace_start(struct perf_event *event);
 
-/* ring_buffer.c, for output.c: the sample writer counts its samples. */
-void perf_output_count_sample(struct perf_output_handle *handle);
-unsigned long perf_aux_sample_size(struct perf_event *event,
-				   unsigned long size);
-void perf_aux_sample_output(struct perf_event *event,
-			    struct perf_output_handle *handle,
-			    unsigned long size);
+/* ring_buffer.c, for output.c's overflow path. */
 void perf_event_aux_pause(struct perf_event *aux_event, bool pause);
 
 /* tracepoint.c, for output.c: run a perf_event BPF program; false drops. */
@@ -507,6 +520,15 @@ static inline bool is_cgroup_event(struct perf_event *event) { return false; }
 static inline u64 perf_clock(void)
 {
 	return local_clock();
+}
+
+/*
+ * The time stamp of @event's records (PERF_SAMPLE_TIME, and the time in
+ * THROTTLE, FORK and EXIT): its attr.use_clockid clock, else perf's.
+ */
+static inline u64 perf_event_now(struct perf_event *event)
+{
+	return event->clock ? event->clock() : perf_clock();
 }
 
 /*
