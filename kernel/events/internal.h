@@ -20,8 +20,9 @@
  *   ring_buffer.c  buffers, mmap, the user page, output begin/end, AUX
  *   sample.c	  record sizes, the sample_id trailer, preparing and
  *		  writing samples
- *   output.c	  side-band records, overflow, throttling, frequency,
- *		  pending (irq_work) wakeups and signals
+ *   overflow.c	  the overflow path: throttling, frequency, sample-rate
+ *		  limits, deferred (irq_work, task_work) wakeups and signals
+ *   output.c	  side-band records
  *   swevent.c	  the software PMU, cpu-clock and task-clock
  *   tracepoint.c tracepoint, kprobe and uprobe PMUs, filters, BPF attach
  *   cgroup.c	  the perf_event cgroup controller and cgroup time
@@ -408,13 +409,31 @@ void perf_aux_sample_output(struct perf_event *event,
 			    unsigned long size);
 
 /* ======================================================================
- * output.c
+ * overflow.c
  */
 
 /* Set up the event's irq_work and task_work for deferred actions. */
 void perf_event_pending_init(struct perf_event *event);
 /* Cancel them before the event is freed (may sleep). */
 void perf_event_pending_sync(struct perf_event *event);
+
+/* The full overflow path; @throttle: whether the event may be throttled. */
+int __perf_event_overflow(struct perf_event *event, int throttle,
+			  struct perf_sample_data *data, struct pt_regs *regs);
+
+/* Frequency mode: adjust the period of an active event (tick). */
+void perf_adjust_freq_event(struct perf_event *event, u64 now_ns);
+
+/* ring_buffer.c, for overflow.c: pause or resume an AUX event. */
+void perf_event_aux_pause(struct perf_event *aux_event, bool pause);
+
+/* tracepoint.c, for overflow.c: run a perf_event BPF program; false drops. */
+bool perf_event_run_bpf(struct perf_event *event,
+			struct perf_sample_data *data, struct pt_regs *regs);
+
+/* ======================================================================
+ * output.c
+ */
 
 /* Side-band records: interest is registered at alloc, dropped at free. */
 void perf_event_sb_attach(struct perf_event *event);
@@ -434,27 +453,10 @@ void perf_event_read_event(struct perf_event *event, struct task_struct *task);
 /* PERF_RECORD_THROTTLE / UNTHROTTLE */
 void perf_log_throttle(struct perf_event *event, int enable);
 
-/* The full overflow path; @throttle: whether the event may be throttled. */
-int __perf_event_overflow(struct perf_event *event, int throttle,
-			  struct perf_sample_data *data, struct pt_regs *regs);
-
-/* Frequency mode: adjust periods of @ctx's active events (tick). */
-void perf_adjust_freq_event(struct perf_event *event, u64 now_ns);
-
 /* PERF_RECORD_CGROUP for a cgroup that came online. */
 void perf_event_cgroup(struct cgroup *cgrp);
 /* PERF_RECORD_ITRACE_START, before an AUX event goes on its PMU. */
 void perf_log_itrace_start(struct perf_event *event);
-
-/* ring_buffer.c, for output.c's overflow path. */
-void perf_event_aux_pause(struct perf_event *aux_event, bool pause);
-
-/* tracepoint.c, for output.c: run a perf_event BPF program; false drops. */
-bool perf_event_run_bpf(struct perf_event *event,
-			struct perf_sample_data *data, struct pt_regs *regs);
-
-/* kernel.perf_event_max_sample_rate as events see it */
-extern int max_samples_per_tick;
 
 /* ======================================================================
  * swevent.c, tracepoint.c, cgroup.c, hw_breakpoint.c

@@ -336,7 +336,7 @@ EXPORT_SYMBOL_GPL(perf_event_update_userpage);
  * Writing records.
  */
 
-/* Readers are due a wakeup: tell output.c's irq_work to do it. */
+/* Readers are due a wakeup: tell overflow.c's irq_work to do it. */
 static void rb_queue_wakeup(struct perf_output_handle *handle)
 {
 	struct perf_event *event = handle->event;
@@ -708,7 +708,7 @@ void perf_output_end(struct perf_output_handle *handle)
  *
  * Everyone polling an event attached to the same buffer is woken; then
  * the SIGIO that the overflow asked for (event->pending_kill) is sent.
- * Not from NMI: output.c calls it from its irq_work.
+ * Not from NMI: overflow.c calls it from its irq_work.
  */
 void perf_event_wakeup(struct perf_event *event)
 {

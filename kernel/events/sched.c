@@ -951,7 +951,7 @@ static void perf_tick_ctx(struct perf_event_context *ctx, bool throttled)
 }
 
 /*
- * An event on this CPU was throttled since the last tick (output.c sets
+ * An event on this CPU was throttled since the last tick (overflow.c sets
  * it, with the perf tick dependency of this CPU): the tick must walk the
  * active groups to let it run again.
  */

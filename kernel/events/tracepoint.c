@@ -549,7 +549,7 @@ static void perf_bpf_handler_detach(struct perf_event *event)
  * @data: its sample data (prepared here for the program to read)
  * @regs: registers of the overflow
  *
- * For output.c's overflow path.  Events without a
+ * For overflow.c's overflow path.  Events without a
  * BPF_PROG_TYPE_PERF_EVENT program are not affected.
  *
  * Return: true if the sample goes ahead, false if the program dropped it
