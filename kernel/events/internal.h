@@ -294,9 +294,6 @@ void perf_ctx_update_time(struct perf_event_context *ctx);
 void perf_event_set_state(struct perf_event *event,
 			  enum perf_event_state state);
 
-/* An event on this CPU was throttled since the last tick (sched.c). */
-DECLARE_PER_CPU(bool, perf_throttled_here);
-
 /*
  * Re-evaluate this CPU's contexts after the set of enabled groups of
  * @changed changed: schedule out what must make room and schedule in what
@@ -345,9 +342,6 @@ void perf_task_ctx_sched_in(struct perf_event_context *ctx);
 void perf_mux_init_cpu(struct pmu *pmu, int cpu);
 u64 perf_mux_flex_lag(const struct pmu *pmu);
 void perf_mux_set_interval(struct pmu *pmu, int interval_ms);
-
-/* Throttling state that sched.c's tick undoes. */
-void perf_event_unthrottle(struct perf_event *event, bool start);
 
 /* ======================================================================
  * fops.c
@@ -421,8 +415,15 @@ void perf_event_pending_sync(struct perf_event *event);
 int __perf_event_overflow(struct perf_event *event, int throttle,
 			  struct perf_sample_data *data, struct pt_regs *regs);
 
-/* Frequency mode: adjust the period of an active event (tick). */
-void perf_adjust_freq_event(struct perf_event *event, u64 now_ns);
+/*
+ * Throttling: let a throttled event count again (context locked, on its
+ * CPU; @start restarts it on the PMU).  The tick first claims this CPU's
+ * pending unthrottle, which says whether it must offer every active event
+ * to perf_tick_event() or only frequency ones.
+ */
+void perf_event_unthrottle(struct perf_event *event, bool start);
+bool perf_tick_claim_throttled(void);
+void perf_tick_event(struct perf_event *event, u64 now);
 
 /* ring_buffer.c, for overflow.c: pause or resume an AUX event. */
 void perf_event_aux_pause(struct perf_event *aux_event, bool pause);

@@ -9,8 +9,13 @@
  *    (event_limit), queue SIGTRAP, then call the overflow handler
  *    (sample.c's writer unless the creator named another);
  *  - frequency mode: the period re-estimated at overflows and ticks;
- *  - throttling: an event that interrupts max_samples_per_tick times in
- *    one tick is stopped until sched.c's tick lets it go again;
+ *  - throttling and unthrottling: an event that interrupts
+ *    max_samples_per_tick times in one tick is stopped until the next
+ *    tick; this CPU's nohz_full tick dependency is set at the throttle
+ *    and cleared by the tick that lets it go.  sched.c's tick walks the
+ *    active groups and hands each event to perf_tick_event() here (the
+ *    system-wide dependency that frequency events hold for their whole
+ *    life is event.c's);
  *  - kernel.perf_event_max_sample_rate and perf_cpu_time_max_percent, and
  *    the lowering of the rate when samples cost too much CPU time;
  *  - the deferred actions an NMI cannot do itself: disabling the event
@@ -19,12 +24,14 @@
  * Context: overflows come from the PMU interrupt (an NMI on x86, and on
  * arm64 with pseudo-NMIs), from hrtimers, or from a software event's hook
  * at any level from task to NMI; always with IRQs off, on the CPU the
- * event counts on.  perf_adjust_freq_event() runs in the tick, with the
- * event's context locked.  The irq_works run from the irq_work interrupt
- * of the CPU that queued them (the disable one follows the event to its
- * new CPU; on PREEMPT_RT the wakeup one runs in a thread), the SIGTRAP
- * task_work on the interrupted task's way back to user space, the sysctl
- * handlers in the writing task.
+ * event counts on.  perf_tick_claim_throttled() and perf_tick_event() run
+ * in the tick, IRQs off, the latter with the event's context locked;
+ * perf_event_unthrottle() also at sched in and period changes, with the
+ * context locked.  The irq_works run from the irq_work interrupt of the
+ * CPU that queued them (the disable one follows the event to its new CPU;
+ * on PREEMPT_RT the wakeup one runs in a thread), the SIGTRAP task_work
+ * on the interrupted task's way back to user space, the sysctl handlers
+ * in the writing task.
  *
  * Locks: none of its own.  An event's throttle and frequency state
  * (hw.interrupts, hw.freq_*) is only touched on the CPU it counts on:
@@ -233,18 +240,16 @@ static void perf_freq_overflow(struct perf_event *event)
 		event->hw.sample_period = period;
 }
 
-/**
- * perf_adjust_freq_event() - the tick's period adjustment of a freq event
- * @event: an active event with attr.freq, on this CPU, ctx->lock held
- * @now_ns: the time of this tick
- *
- * Refreshes the count, re-estimates the period and, when the time left in
- * the current period is far longer than the new period asks for, restarts
- * the counter so that the new period applies now rather than after it.
- * The window is timed with perf_clock(), as at overflows, so that both
- * agree whatever clock the caller read @now_ns from.
+/*
+ * The tick's period adjustment of an active freq event on this CPU, its
+ * context locked: refresh the count, re-estimate the period and, when
+ * the time left in the current period is far longer than the new period
+ * asks for, restart the counter so that the new period applies now
+ * rather than after it.  The window is timed with perf_clock(), as at
+ * overflows, so that both agree whatever clock the caller read @now_ns
+ * from.
  */
-void perf_adjust_freq_event(struct perf_event *event, u64 now_ns)
+static void perf_adjust_freq_event(struct perf_event *event, u64 now_ns)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 period;
@@ -275,16 +280,23 @@ void perf_adjust_freq_event(struct perf_event *event, u64 now_ns)
 	}
 }
 
-/* --- throttling --- */
+/* --- throttling and unthrottling --- */
 
 /*
  * Interrupts are counted per tick: hw.interrupts_seq holds the jiffy of
  * the count, and a new jiffy starts a new count.  An event that reaches
  * max_samples_per_tick within one is throttled: hw.interrupts becomes
- * MAX_INTERRUPTS and the PMU stops it until sched.c's tick restarts it
- * (perf_event_unthrottle()).  The tick must keep running on this CPU
- * for that, even on a nohz_full CPU.
+ * MAX_INTERRUPTS and the PMU stops it.  It runs again at the next tick
+ * (perf_tick_event()), or earlier if it is scheduled in again or given a
+ * new period (perf_event_unthrottle()).
+ *
+ * That tick must come even on a nohz_full CPU, so a throttle sets this
+ * CPU's perf tick dependency together with perf_throttled_here, and the
+ * tick that consumes the flag clears both (perf_tick_claim_throttled()).
+ * Written by overflows, read and cleared by the tick, all on this CPU.
  */
+static DEFINE_PER_CPU(bool, perf_throttled_here);
+
 static int perf_account_interrupt(struct perf_event *event, int throttle)
 {
 	struct hw_perf_event *hwc = &event->hw;
@@ -327,6 +339,60 @@ static int perf_account_interrupt(struct perf_event *event, int throttle)
 int perf_event_account_interrupt(struct perf_event *event)
 {
 	return perf_account_interrupt(event, 1);
+}
+
+/**
+ * perf_event_unthrottle() - let a throttled event count again
+ * @event: the event, its context locked, on this CPU
+ * @start: restart it on the PMU (it is active and stopped)
+ */
+void perf_event_unthrottle(struct perf_event *event, bool start)
+{
+	event->hw.interrupts = 0;
+	perf_log_throttle(event, 1);
+	if (start)
+		event->pmu->start(event, 0);
+}
+
+/**
+ * perf_tick_claim_throttled() - take this CPU's pending unthrottle
+ *
+ * Called by the tick, IRQs off, before it walks this CPU's contexts.
+ *
+ * Return: true if an event was throttled here since the last tick: the
+ * walk must then offer every active event to perf_tick_event().
+ */
+bool perf_tick_claim_throttled(void)
+{
+	if (!__this_cpu_read(perf_throttled_here))
+		return false;
+	/*
+	 * This tick unthrottles every throttled event of this CPU that is
+	 * still on it (one taken off is unthrottled when it goes back on),
+	 * so a nohz_full CPU may stop ticking again.  A throttle from here
+	 * on sets both again.
+	 */
+	__this_cpu_write(perf_throttled_here, false);
+	tick_dep_clear_cpu(smp_processor_id(), TICK_DEP_BIT_PERF_EVENTS);
+	return true;
+}
+
+/**
+ * perf_tick_event() - the tick's work for one event of this CPU
+ * @event: an event of a context scheduled in here, the context locked
+ * @now: the time of this tick
+ *
+ * A throttled event that is still active runs again; a frequency event
+ * has its period adjusted.
+ */
+void perf_tick_event(struct perf_event *event, u64 now)
+{
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+	if (event->hw.interrupts == MAX_INTERRUPTS)
+		perf_event_unthrottle(event, true);
+	if (event->attr.freq && event->attr.sample_freq)
+		perf_adjust_freq_event(event, now);
 }
 
 /* --- deferred actions --- */

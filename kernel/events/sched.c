@@ -24,7 +24,6 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
-#include <linux/tick.h>
 
 #include "internal.h"
 
@@ -900,32 +899,14 @@ void perf_mux_set_interval(struct pmu *pmu, int interval_ms)
 }
 
 /* ----------------------------------------------------------------------
- * The tick: throttling and frequency.
+ * The tick: throttled and frequency events.
  */
 
-/**
- * perf_event_unthrottle - let a throttled event count again
- * @event: the event, its context locked, on this CPU
- * @start: restart it on the PMU (it is active and stopped)
+/*
+ * Hand @ctx's events on a PMU here to overflow.c's perf_tick_event(): all
+ * of them after a throttle on this CPU, else only if some count in
+ * frequency mode.
  */
-void perf_event_unthrottle(struct perf_event *event, bool start)
-{
-	event->hw.interrupts = 0;
-	perf_log_throttle(event, 1);
-	if (start)
-		event->pmu->start(event, 0);
-}
-
-static void perf_tick_event(struct perf_event *event, u64 now)
-{
-	if (event->state != PERF_EVENT_STATE_ACTIVE)
-		return;
-	if (event->hw.interrupts == MAX_INTERRUPTS)
-		perf_event_unthrottle(event, true);
-	if (event->attr.freq && event->attr.sample_freq)
-		perf_adjust_freq_event(event, now);
-}
-
 static void perf_tick_ctx(struct perf_event_context *ctx, bool throttled)
 {
 	struct perf_event_pmu_context *epc;
@@ -950,34 +931,19 @@ static void perf_tick_ctx(struct perf_event_context *ctx, bool throttled)
 	raw_spin_unlock(&ctx->lock);
 }
 
-/*
- * An event on this CPU was throttled since the last tick (overflow.c sets
- * it, with the perf tick dependency of this CPU): the tick must walk the
- * active groups to let it run again.
- */
-DEFINE_PER_CPU(bool, perf_throttled_here);
-
 /**
  * perf_event_task_tick - the scheduler tick on this CPU
+ *
+ * Whether throttled events wait here, and what the tick does to each
+ * event, is overflow.c's rule; this walks the groups on the PMUs.
  */
 void perf_event_task_tick(void)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
-
-	bool throttled = __this_cpu_read(perf_throttled_here);
+	bool throttled;
 
 	lockdep_assert_irqs_disabled();
-	if (throttled) {
-		/*
-		 * This tick unthrottles every throttled event of this CPU
-		 * that is still on it (one taken off is unthrottled when
-		 * it goes back on), so a nohz_full CPU may stop ticking
-		 * again.  A throttle from here on sets both again.
-		 */
-		__this_cpu_write(perf_throttled_here, false);
-		tick_dep_clear_cpu(smp_processor_id(),
-				   TICK_DEP_BIT_PERF_EVENTS);
-	}
+	throttled = perf_tick_claim_throttled();
 	perf_tick_ctx(&cpuctx->ctx, throttled);
 	perf_tick_ctx(cpuctx->task_ctx, throttled);
 }
