@@ -7,7 +7,10 @@
  * keeps its children on child_list).  Everything it holds on to while it
  * exists -- its PMU, its target task, callchain buffers, the scheduler
  * static key, side-band interest, a cgroup, a BPF program -- is taken
- * here and given back, in reverse, by perf_free_event().
+ * here and given back, in reverse, by perf_free_event().  So are the
+ * address filter ranges of an instruction-trace event, which its PMU
+ * picks up through perf_event_addr_filters_sync() when they change (from
+ * its start callback, IRQs off, under the filters' raw spinlock).
  *
  * perf_event_release_kernel() is what happens when the owner lets go: the
  * event leaves its context (so it can no longer count), its inherited
@@ -17,6 +20,7 @@
  */
 #include <linux/bpf.h>
 #include <linux/cpumask.h>
+#include <linux/export.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/task.h>
@@ -210,6 +214,33 @@ static void ev_drop_addr_filters(struct perf_event *event)
 		kfree(filter);
 	}
 }
+
+/**
+ * perf_event_addr_filters_sync() - let the PMU program new filter ranges
+ * @event: an event of a PMU with address filters
+ *
+ * Called by the PMU (from its start) when the filters' generation moved on
+ * since it last programmed them.
+ */
+void perf_event_addr_filters_sync(struct perf_event *event)
+{
+	struct perf_addr_filters_head *head;
+	unsigned long gen;
+
+	if (!has_addr_filter(event))
+		return;
+
+	head = perf_event_addr_filters(event);
+	raw_spin_lock(&head->lock);
+	gen = event->addr_filters_gen;
+	/* Only a newer generation than the PMU has needs reprogramming. */
+	if (gen != event->hw.addr_filters_gen) {
+		event->hw.addr_filters_gen = gen;
+		event->pmu->addr_filters_sync(event);
+	}
+	raw_spin_unlock(&head->lock);
+}
+EXPORT_SYMBOL_GPL(perf_event_addr_filters_sync);
 
 /* Inherit the parent's overflow program, if any (BPF_PROG_TYPE_PERF_EVENT). */
 static void ev_inherit_prog(struct perf_event *event, struct perf_event *parent)

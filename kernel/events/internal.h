@@ -22,7 +22,7 @@
  *		  writing samples
  *   overflow.c	  the overflow path: throttling, frequency, sample-rate
  *		  limits, deferred (irq_work, task_work) wakeups and signals
- *   output.c	  side-band records
+ *   sideband.c	  side-band records: who wants which, and writing them
  *   swevent.c	  the software PMU, cpu-clock and task-clock
  *   tracepoint.c tracepoint, kprobe and uprobe PMUs, filters, BPF attach
  *   cgroup.c	  the perf_event cgroup controller and cgroup time
@@ -433,7 +433,7 @@ bool perf_event_run_bpf(struct perf_event *event,
 			struct perf_sample_data *data, struct pt_regs *regs);
 
 /* ======================================================================
- * output.c
+ * sideband.c
  */
 
 /* Side-band records: interest is registered at alloc, dropped at free. */

@@ -2,44 +2,50 @@
 /*
  * perfcore: side-band records.
  *
- * Samples are sample.c's, overflows overflow.c's.  Here, in this order:
+ * Owns:
+ *  - the records the kernel writes for one event it names: LOST_SAMPLES,
+ *    THROTTLE and UNTHROTTLE, READ, ITRACE_START, AUX_OUTPUT_HW_ID;
+ *  - the records the rest of the kernel announces to whoever wants them:
+ *    MMAP and MMAP2, COMM, FORK and EXIT, NAMESPACES, CGROUP, SWITCH and
+ *    SWITCH_CPU_WIDE, KSYMBOL, BPF_EVENT, TEXT_POKE;
+ *  - the registry of events that want the latter (perf_event_sb_attach()
+ *    at alloc, perf_event_sb_detach() at free) and their delivery.
  *
- *  1. Side-band record plumbing, and the records addressed to one event
- *     (LOST_SAMPLES, THROTTLE, READ, ITRACE_START, AUX_OUTPUT_HW_ID).
- *  2. Side-band records (mmap, comm, fork/exit, switch, ...), sent to the
- *     events that registered interest in them.
+ * PERF_RECORD_LOST is ring_buffer.c's: it is written where the buffer
+ * found no room.
  *
- * Nothing here takes a context lock: side-band records come from hooks
- * of the rest of the kernel, under RCU with preemption off, and THROTTLE
- * and LOST_SAMPLES records from the overflow path (often an NMI).
+ * Context: the announced records come from hooks in task context (mmap
+ * with the mmap lock held, exec, fork, exit, namespace and cgroup
+ * changes, BPF loads, text pokes; these may sleep before delivery, to
+ * allocate a path), except SWITCH, which comes from the context switch
+ * with IRQs off and the runqueue locked.  Delivery itself runs under RCU
+ * with preemption off.  The records for one event come from the
+ * overflow path (THROTTLE; LOST_SAMPLES from a driver's PEBS drain),
+ * which may be an NMI, from the tick or a sched in with the context
+ * locked (UNTHROTTLE), from a PMU driver (AUX_OUTPUT_HW_ID; nothing
+ * calls perf_log_itrace_start() yet) or from task exit (READ).
+ *
+ * Locks: perf_sb_lock (raw, IRQs off) serialises attach and detach; it is
+ * a leaf, taken under whatever the alloc and free paths hold.  Delivery
+ * takes no lock at all, and the ring buffer is reserved locklessly, as
+ * for samples.
  */
 #include <linux/bpf.h>
 #include <linux/buildid.h>
 #include <linux/cgroup.h>
 #include <linux/dcache.h>
 #include <linux/export.h>
-#include <linux/hash.h>
 #include <linux/hugetlb.h>
-#include <linux/irq_work.h>
 #include <linux/kallsyms.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
-#include <linux/pgtable.h>
-#include <linux/pid_namespace.h>
 #include <linux/proc_ns.h>
-#include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/sysctl.h>
-#include <linux/task_work.h>
-#include <linux/tick.h>
-#include <linux/uaccess.h>
 
 #include "internal.h"
-#include "layout.h"
-#include "freq.h"
 
 /* ======================================================================
- * 1. Side-band record plumbing
+ * Plumbing, and the records for one event
  */
 
 /* Start a non-sample record of @size bytes plus the sample_id trailer. */
@@ -214,35 +220,8 @@ void perf_report_aux_output_id(struct perf_event *event, u64 hw_id)
 }
 EXPORT_SYMBOL_GPL(perf_report_aux_output_id);
 
-/**
- * perf_event_addr_filters_sync() - let the PMU program new filter ranges
- * @event: an event of a PMU with address filters
- *
- * Called by the PMU (from its start) when the filters' generation moved on
- * since it last programmed them.
- */
-void perf_event_addr_filters_sync(struct perf_event *event)
-{
-	struct perf_addr_filters_head *head;
-	unsigned long gen;
-
-	if (!has_addr_filter(event))
-		return;
-
-	head = perf_event_addr_filters(event);
-	raw_spin_lock(&head->lock);
-	gen = event->addr_filters_gen;
-	/* Only a newer generation than the PMU has needs reprogramming. */
-	if (gen != event->hw.addr_filters_gen) {
-		event->hw.addr_filters_gen = gen;
-		event->pmu->addr_filters_sync(event);
-	}
-	raw_spin_unlock(&head->lock);
-}
-EXPORT_SYMBOL_GPL(perf_event_addr_filters_sync);
-
 /* ======================================================================
- * 2. Side-band records
+ * Records announced to every event that wants them
  */
 
 /*
