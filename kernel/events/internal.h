@@ -436,12 +436,48 @@ bool perf_event_run_bpf(struct perf_event *event,
  * sideband.c
  */
 
-/* Side-band records: interest is registered at alloc, dropped at free. */
+/*
+ * The side-band record kinds, one row each in sideband.c's perf_sb_defs[].
+ * Announced kinds go to every event whose attr asks for them; addressed
+ * kinds to the one event the kernel names.
+ */
+enum perf_sb_kind {
+	PERF_SB_MMAP,		/* MMAP, or MMAP2 for attr.mmap2 */
+	PERF_SB_MMAP_BUILD_ID,	/* MMAP2 carrying a build id */
+	PERF_SB_COMM,
+	PERF_SB_FORK,
+	PERF_SB_EXIT,
+	PERF_SB_NAMESPACES,
+	PERF_SB_CGROUP,
+	PERF_SB_SWITCH,		/* SWITCH, or SWITCH_CPU_WIDE */
+	PERF_SB_KSYMBOL,
+	PERF_SB_BPF_EVENT,
+	PERF_SB_TEXT_POKE,
+	PERF_SB_NR_ANNOUNCED,
+
+	PERF_SB_LOST_SAMPLES = PERF_SB_NR_ANNOUNCED,
+	PERF_SB_THROTTLE,
+	PERF_SB_UNTHROTTLE,
+	PERF_SB_READ,
+	PERF_SB_ITRACE_START,
+	PERF_SB_AUX_OUTPUT_HW_ID,
+	PERF_SB_NR
+};
+
+/* How many events want each announced kind. */
+extern atomic_t perf_sb_nr[PERF_SB_NR_ANNOUNCED];
+
+/* Does any event want records of @kind?  Lets a hook skip its work. */
+static inline bool perf_sb_wanted(enum perf_sb_kind kind)
+{
+	return atomic_read(&perf_sb_nr[kind]);
+}
+
+/* Interest in announced records is registered at alloc, dropped at free. */
 void perf_event_sb_attach(struct perf_event *event);
 void perf_event_sb_detach(struct perf_event *event);
 
 /* PERF_RECORD_SWITCH(_CPU_WIDE) at a context switch. */
-extern atomic_t nr_switch_events;
 void perf_event_switch_output(struct task_struct *task,
 			      struct task_struct *next_prev, bool sched_in);
 

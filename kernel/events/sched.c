@@ -671,7 +671,7 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 
 	if (sched_cb)
 		perf_sched_cb(prev, false);
-	if (atomic_read(&nr_switch_events))
+	if (perf_sb_wanted(PERF_SB_SWITCH))
 		perf_event_switch_output(prev, next, false);
 
 	ctx = rcu_dereference_raw(prev->perf_event_ctxp);
@@ -702,7 +702,7 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 	if (ctx)
 		perf_task_ctx_sched_in(ctx);
 
-	if (atomic_read(&nr_switch_events))
+	if (perf_sb_wanted(PERF_SB_SWITCH))
 		perf_event_switch_output(task, prev, true);
 	if (__this_cpu_read(perf_sched_cb_nr))
 		perf_sched_cb(task, true);

@@ -2,14 +2,27 @@
 /*
  * perfcore: side-band records.
  *
- * Owns:
- *  - the records the kernel writes for one event it names: LOST_SAMPLES,
- *    THROTTLE and UNTHROTTLE, READ, ITRACE_START, AUX_OUTPUT_HW_ID;
- *  - the records the rest of the kernel announces to whoever wants them:
- *    MMAP and MMAP2, COMM, FORK and EXIT, NAMESPACES, CGROUP, SWITCH and
- *    SWITCH_CPU_WIDE, KSYMBOL, BPF_EVENT, TEXT_POKE;
- *  - the registry of events that want the latter (perf_event_sb_attach()
- *    at alloc, perf_event_sb_detach() at free) and their delivery.
+ * Every record kind is one row of perf_sb_defs[] below, in the manner of
+ * io_uring's opdef table: the PERF_RECORD_* it writes, the size of its
+ * fixed part, which events want it (a test of their attr bits) and the
+ * function that writes it.  Two sorts of kinds:
+ *
+ *  - announced: the rest of the kernel tells perf that something happened
+ *    (a mapping, a comm or namespace change, fork and exit, a new cgroup,
+ *    a context switch, a kernel symbol, a BPF program, a text poke) and
+ *    the record goes to every event that wants it: MMAP and MMAP2, COMM,
+ *    FORK, EXIT, NAMESPACES, CGROUP, SWITCH and SWITCH_CPU_WIDE, KSYMBOL,
+ *    BPF_EVENT, TEXT_POKE;
+ *  - addressed: the kernel names the one event the record is for:
+ *    LOST_SAMPLES, THROTTLE, UNTHROTTLE, READ, ITRACE_START,
+ *    AUX_OUTPUT_HW_ID.
+ *
+ * The table drives the registry too: an event that wants any announced
+ * kind is put on a list when it is allocated (perf_event_sb_attach()), and
+ * a count per kind lets a hook return at once when nobody listens.
+ * Adding a kind is adding a value to enum perf_sb_kind (internal.h), a
+ * row, a writer and the hook that calls perf_sb_deliver() or
+ * perf_sb_send().
  *
  * PERF_RECORD_LOST is ring_buffer.c's: it is written where the buffer
  * found no room.
@@ -19,11 +32,14 @@
  * changes, BPF loads, text pokes; these may sleep before delivery, to
  * allocate a path), except SWITCH, which comes from the context switch
  * with IRQs off and the runqueue locked.  Delivery itself runs under RCU
- * with preemption off.  The records for one event come from the
- * overflow path (THROTTLE; LOST_SAMPLES from a driver's PEBS drain),
- * which may be an NMI, from the tick or a sched in with the context
- * locked (UNTHROTTLE), from a PMU driver (AUX_OUTPUT_HW_ID; nothing
- * calls perf_log_itrace_start() yet) or from task exit (READ).
+ * with preemption off.  The addressed records come from the overflow
+ * path (THROTTLE; LOST_SAMPLES from a driver's PEBS drain), which may be
+ * an NMI, from the tick or a sched in with the context locked
+ * (UNTHROTTLE), from a PMU driver (AUX_OUTPUT_HW_ID; nothing calls
+ * perf_log_itrace_start() yet) or from task exit (READ).  So no writer
+ * may sleep.  perf_sb_send() is inlined with a constant kind, so that the
+ * compiler calls an addressed kind's writer directly: the overflow path
+ * pays no indirect call for the table.
  *
  * Locks: perf_sb_lock (raw, IRQs off) serialises attach and detach; it is
  * a leaf, taken under whatever the alloc and free paths hold.  Delivery
@@ -45,7 +61,354 @@
 #include "internal.h"
 
 /* ======================================================================
- * Plumbing, and the records for one event
+ * The record kinds
+ */
+
+/*
+ * The fixed part of each record as it goes into the buffer, header first.
+ * A name, path or payload may follow it, then the sample_id trailer.
+ */
+struct perf_mmap_record {
+	struct perf_event_header	header;
+	u32				pid;
+	u32				tid;
+	u64				start;
+	u64				len;
+	u64				pgoff;
+};
+
+/* What MMAP2 adds to MMAP's fixed part; the build id form has 24 bytes too. */
+struct perf_mmap2_ext {
+	union {
+		struct {
+			u32	maj;
+			u32	min;
+			u64	ino;
+			u64	ino_generation;
+		};
+		struct {
+			u8	size;
+			u8	pad[3];
+			u8	id[BUILD_ID_SIZE_MAX];
+		} bid;
+	};
+	u32	prot;
+	u32	flags;
+};
+
+/* COMM, READ and ITRACE_START: the task, and whatever follows. */
+struct perf_pid_tid_record {
+	struct perf_event_header	header;
+	u32				pid;
+	u32				tid;
+};
+
+struct perf_task_record {
+	struct perf_event_header	header;
+	u32				pid;
+	u32				ppid;
+	u32				tid;
+	u32				ptid;
+	u64				time;
+};
+
+struct perf_ns_record {
+	struct perf_event_header	header;
+	u32				pid;
+	u32				tid;
+	u64				nr_namespaces;
+};
+
+struct perf_cgroup_record {
+	struct perf_event_header	header;
+	u64				id;
+};
+
+/* SWITCH_CPU_WIDE; SWITCH is the header alone. */
+struct perf_switch_record {
+	struct perf_event_header	header;
+	u32				next_prev_pid;
+	u32				next_prev_tid;
+};
+
+struct perf_ksym_record {
+	struct perf_event_header	header;
+	u64				addr;
+	u32				len;
+	u16				ksym_type;
+	u16				flags;
+};
+
+/* BPF_EVENT's body, which is also what the hook hands the writer. */
+struct perf_sb_bpf_info {
+	u16	type;
+	u16	flags;
+	u32	id;
+	u8	tag[BPF_TAG_SIZE];
+};
+
+struct perf_bpf_record {
+	struct perf_event_header	header;
+	struct perf_sb_bpf_info		body;
+};
+
+/* The old and new bytes follow right after new_len, unaligned. */
+struct perf_poke_record {
+	struct perf_event_header	header;
+	u64				addr;
+	u16				old_len;
+	u16				new_len;
+} __packed;
+
+struct perf_lost_samples_record {
+	struct perf_event_header	header;
+	u64				lost;
+};
+
+struct perf_throttle_record {
+	struct perf_event_header	header;
+	u64				time;
+	u64				id;
+	u64				stream_id;
+};
+
+struct perf_aux_id_record {
+	struct perf_event_header	header;
+	u64				hw_id;
+};
+
+/**
+ * struct perf_sb_def - what perf knows about one side-band record kind
+ * @type: the PERF_RECORD_* written; MMAP and SWITCH have a second form
+ *	(MMAP2 for attr.mmap2, SWITCH_CPU_WIDE for a CPU-wide event) that
+ *	their writer picks
+ * @size: bytes of the fixed part, header included
+ * @wants: does an event with this attr want records of this kind?  Asked
+ *	when the event is attached, for the count of each kind, and again at
+ *	each delivery; so it may look at attr bits only.  NULL for an
+ *	addressed kind.
+ * @write: write one record for @event; @info is what the hook saw.  A
+ *	writer may still skip an event that wants the kind but not this
+ *	particular record (an MMAP of data for an event without mmap_data).
+ */
+struct perf_sb_def {
+	u32	type;
+	u16	size;
+	bool	(*wants)(const struct perf_event_attr *attr);
+	void	(*write)(struct perf_event *event,
+			 const struct perf_sb_def *def, void *info);
+};
+
+/*
+ * Who wants what: the attr bits that ask for each announced kind.  FORK
+ * and EXIT also go to comm and mmap users, who need them to tell which
+ * task a name or mapping belongs to.
+ */
+static bool perf_wants_mmap(const struct perf_event_attr *a)
+{
+	return a->mmap || a->mmap2 || a->mmap_data;
+}
+
+static bool perf_wants_mmap_build_id(const struct perf_event_attr *a)
+{
+	return a->mmap2 && a->build_id;
+}
+
+static bool perf_wants_comm(const struct perf_event_attr *a)
+{
+	return a->comm;
+}
+
+static bool perf_wants_task(const struct perf_event_attr *a)
+{
+	return a->comm || a->mmap || a->mmap2 || a->mmap_data || a->task;
+}
+
+static bool perf_wants_namespaces(const struct perf_event_attr *a)
+{
+	return a->namespaces;
+}
+
+static bool perf_wants_cgroup(const struct perf_event_attr *a)
+{
+	return a->cgroup;
+}
+
+static bool perf_wants_switch(const struct perf_event_attr *a)
+{
+	return a->context_switch;
+}
+
+static bool perf_wants_ksymbol(const struct perf_event_attr *a)
+{
+	return a->ksymbol;
+}
+
+static bool perf_wants_bpf_event(const struct perf_event_attr *a)
+{
+	return a->bpf_event;
+}
+
+static bool perf_wants_text_poke(const struct perf_event_attr *a)
+{
+	return a->text_poke;
+}
+
+/* The writers, each next to the hook that calls it, further down. */
+static void perf_mmap_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info);
+static void perf_comm_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info);
+static void perf_task_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info);
+static void perf_ns_write(struct perf_event *event,
+			  const struct perf_sb_def *def, void *info);
+static void perf_cgroup_write(struct perf_event *event,
+			      const struct perf_sb_def *def, void *info);
+static void perf_switch_write(struct perf_event *event,
+			      const struct perf_sb_def *def, void *info);
+static void perf_ksym_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info);
+static void perf_bpf_write(struct perf_event *event,
+			   const struct perf_sb_def *def, void *info);
+static void perf_poke_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info);
+static void perf_lost_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info);
+static void perf_throttle_write(struct perf_event *event,
+				const struct perf_sb_def *def, void *info);
+static void perf_read_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info);
+static void perf_itrace_write(struct perf_event *event,
+			      const struct perf_sb_def *def, void *info);
+static void perf_aux_id_write(struct perf_event *event,
+			      const struct perf_sb_def *def, void *info);
+
+static const struct perf_sb_def perf_sb_defs[PERF_SB_NR] = {
+	/* announced */
+	[PERF_SB_MMAP] = {
+		.type	= PERF_RECORD_MMAP,
+		.size	= sizeof(struct perf_mmap_record),
+		.wants	= perf_wants_mmap,
+		.write	= perf_mmap_write,
+	},
+	/*
+	 * Not a record of its own: MMAP2 with a build id in place of the
+	 * device and inode, written by perf_mmap_write().  A kind apart so
+	 * that perf_event_mmap() reads a file's build id only when someone
+	 * will use it.
+	 */
+	[PERF_SB_MMAP_BUILD_ID] = {
+		.type	= PERF_RECORD_MMAP2,
+		.size	= sizeof(struct perf_mmap_record) +
+			  sizeof(struct perf_mmap2_ext),
+		.wants	= perf_wants_mmap_build_id,
+	},
+	[PERF_SB_COMM] = {
+		.type	= PERF_RECORD_COMM,
+		.size	= sizeof(struct perf_pid_tid_record),
+		.wants	= perf_wants_comm,
+		.write	= perf_comm_write,
+	},
+	[PERF_SB_FORK] = {
+		.type	= PERF_RECORD_FORK,
+		.size	= sizeof(struct perf_task_record),
+		.wants	= perf_wants_task,
+		.write	= perf_task_write,
+	},
+	[PERF_SB_EXIT] = {
+		.type	= PERF_RECORD_EXIT,
+		.size	= sizeof(struct perf_task_record),
+		.wants	= perf_wants_task,
+		.write	= perf_task_write,
+	},
+	[PERF_SB_NAMESPACES] = {
+		.type	= PERF_RECORD_NAMESPACES,
+		.size	= sizeof(struct perf_ns_record),
+		.wants	= perf_wants_namespaces,
+		.write	= perf_ns_write,
+	},
+	[PERF_SB_CGROUP] = {
+		.type	= PERF_RECORD_CGROUP,
+		.size	= sizeof(struct perf_cgroup_record),
+		.wants	= perf_wants_cgroup,
+		.write	= perf_cgroup_write,
+	},
+	[PERF_SB_SWITCH] = {
+		.type	= PERF_RECORD_SWITCH,
+		.size	= sizeof(struct perf_event_header),
+		.wants	= perf_wants_switch,
+		.write	= perf_switch_write,
+	},
+	[PERF_SB_KSYMBOL] = {
+		.type	= PERF_RECORD_KSYMBOL,
+		.size	= sizeof(struct perf_ksym_record),
+		.wants	= perf_wants_ksymbol,
+		.write	= perf_ksym_write,
+	},
+	[PERF_SB_BPF_EVENT] = {
+		.type	= PERF_RECORD_BPF_EVENT,
+		.size	= sizeof(struct perf_bpf_record),
+		.wants	= perf_wants_bpf_event,
+		.write	= perf_bpf_write,
+	},
+	[PERF_SB_TEXT_POKE] = {
+		.type	= PERF_RECORD_TEXT_POKE,
+		.size	= sizeof(struct perf_poke_record),
+		.wants	= perf_wants_text_poke,
+		.write	= perf_poke_write,
+	},
+	/* addressed */
+	[PERF_SB_LOST_SAMPLES] = {
+		.type	= PERF_RECORD_LOST_SAMPLES,
+		.size	= sizeof(struct perf_lost_samples_record),
+		.write	= perf_lost_write,
+	},
+	[PERF_SB_THROTTLE] = {
+		.type	= PERF_RECORD_THROTTLE,
+		.size	= sizeof(struct perf_throttle_record),
+		.write	= perf_throttle_write,
+	},
+	[PERF_SB_UNTHROTTLE] = {
+		.type	= PERF_RECORD_UNTHROTTLE,
+		.size	= sizeof(struct perf_throttle_record),
+		.write	= perf_throttle_write,
+	},
+	/* The read_format payload follows; its size is the event's. */
+	[PERF_SB_READ] = {
+		.type	= PERF_RECORD_READ,
+		.size	= sizeof(struct perf_pid_tid_record),
+		.write	= perf_read_write,
+	},
+	[PERF_SB_ITRACE_START] = {
+		.type	= PERF_RECORD_ITRACE_START,
+		.size	= sizeof(struct perf_pid_tid_record),
+		.write	= perf_itrace_write,
+	},
+	[PERF_SB_AUX_OUTPUT_HW_ID] = {
+		.type	= PERF_RECORD_AUX_OUTPUT_HW_ID,
+		.size	= sizeof(struct perf_aux_id_record),
+		.write	= perf_aux_id_write,
+	},
+};
+
+/* The fixed parts are ABI: a change of layout shows here first. */
+static_assert(sizeof(struct perf_mmap_record) == 40);
+static_assert(sizeof(struct perf_mmap2_ext) == 32);
+static_assert(sizeof(struct perf_pid_tid_record) == 16);
+static_assert(sizeof(struct perf_task_record) == 32);
+static_assert(sizeof(struct perf_ns_record) == 24);
+static_assert(sizeof(struct perf_cgroup_record) == 16);
+static_assert(sizeof(struct perf_switch_record) == 16);
+static_assert(sizeof(struct perf_ksym_record) == 24);
+static_assert(sizeof(struct perf_bpf_record) == 24);
+static_assert(sizeof(struct perf_poke_record) == 20);
+static_assert(sizeof(struct perf_lost_samples_record) == 16);
+static_assert(sizeof(struct perf_throttle_record) == 32);
+static_assert(sizeof(struct perf_aux_id_record) == 16);
+
+/* ======================================================================
+ * Writing a record
  */
 
 /* Start a non-sample record of @size bytes plus the sample_id trailer. */
@@ -71,23 +434,23 @@ static void perf_sb_finish(struct perf_output_handle *handle,
 }
 
 /*
- * Write a whole record with its sample_id trailer: the fixed part (@header
- * first, @size bytes in all), then @tail_size bytes from @tail (a name or
- * path, already padded to 8 bytes); dropped, and counted lost, if there
- * is no room.
+ * Write a whole record of @def's kind with its sample_id trailer: the
+ * fixed part (@header first, @def->size bytes in all), then @tail_size
+ * bytes from @tail (a name or path, already padded to 8 bytes); dropped,
+ * and counted lost, if there is no room.
  */
 static void perf_sb_emit_tail(struct perf_event *event,
-			      struct perf_event_header *header,
-			      u32 type, u16 misc, u16 size,
+			      const struct perf_sb_def *def,
+			      struct perf_event_header *header, u16 misc,
 			      const void *tail, u16 tail_size)
 {
 	struct perf_output_handle handle;
 	struct perf_sample_data sample;
 
-	if (perf_sb_begin(&handle, &sample, event, header, type, misc,
-			  size + tail_size))
+	if (perf_sb_begin(&handle, &sample, event, header, def->type, misc,
+			  def->size + tail_size))
 		return;
-	perf_output_copy(&handle, header, size);
+	perf_output_copy(&handle, header, def->size);
 	if (tail_size)
 		perf_output_copy(&handle, tail, tail_size);
 	perf_sb_finish(&handle, &sample, event);
@@ -95,137 +458,28 @@ static void perf_sb_emit_tail(struct perf_event *event,
 
 /* A record that is all fixed part. */
 static void perf_sb_emit(struct perf_event *event,
-			 struct perf_event_header *header,
-			 u32 type, u16 misc, u16 size)
+			 const struct perf_sb_def *def,
+			 struct perf_event_header *header)
 {
-	perf_sb_emit_tail(event, header, type, misc, size, NULL, 0);
+	perf_sb_emit_tail(event, def, header, 0, NULL, 0);
 }
 
-/**
- * perf_log_lost_samples() - PERF_RECORD_LOST_SAMPLES
- * @event: the event that dropped samples
- * @lost: how many
- */
-void perf_log_lost_samples(struct perf_event *event, u64 lost)
+/* Pad a NUL-terminated string in @buf to a multiple of 8 with zeros. */
+static unsigned int perf_pad_string(char *buf)
 {
-	struct {
-		struct perf_event_header	header;
-		u64				lost;
-	} rec = { .lost = lost };
+	unsigned int len = strlen(buf) + 1;
+	unsigned int padded = ALIGN(len, sizeof(u64));
 
-	perf_sb_emit(event, &rec.header, PERF_RECORD_LOST_SAMPLES, 0, sizeof(rec));
+	memset(buf + len, 0, padded - len);
+	return padded;
 }
-
-/**
- * perf_log_throttle() - PERF_RECORD_THROTTLE or PERF_RECORD_UNTHROTTLE
- * @event: the event
- * @enable: nonzero for UNTHROTTLE (sampling resumes)
- */
-void perf_log_throttle(struct perf_event *event, int enable)
-{
-	struct {
-		struct perf_event_header	header;
-		u64				time;
-		u64				id;
-		u64				stream_id;
-	} rec = {
-		.time		= perf_event_now(event),
-		.id		= perf_event_primary(event)->id,
-		.stream_id	= event->id,
-	};
-	u32 type = enable ? PERF_RECORD_UNTHROTTLE : PERF_RECORD_THROTTLE;
-
-	perf_sb_emit(event, &rec.header, type, 0, sizeof(rec));
-}
-
-/**
- * perf_event_read_event() - PERF_RECORD_READ for an exiting child's counts
- * @event: the inherited event (attr.inherit_stat)
- * @task: the task that exits
- */
-void perf_event_read_event(struct perf_event *event, struct task_struct *task)
-{
-	struct perf_output_handle handle;
-	struct perf_sample_data sample;
-	struct {
-		struct perf_event_header	header;
-		u32				pid;
-		u32				tid;
-	} rec = {
-		.pid = perf_event_pid(event, task),
-		.tid = perf_event_tid(event, task),
-	};
-
-	if (perf_sb_begin(&handle, &sample, event, &rec.header,
-			  PERF_RECORD_READ, 0,
-			  sizeof(rec) + event->read_size))
-		return;
-	handle.skip_read = 0;
-	perf_output_put(&handle, rec);
-	perf_output_read(&handle, event);
-	perf_sb_finish(&handle, &sample, event);
-}
-
-/**
- * perf_event_itrace_started() - an instruction-trace PMU started tracing
- * @event: the event
- *
- * Once set, no PERF_RECORD_ITRACE_START is written for the event.
- */
-void perf_event_itrace_started(struct perf_event *event)
-{
-	event->attach_state |= PERF_ATTACH_ITRACE;
-}
-
-/**
- * perf_log_itrace_start() - PERF_RECORD_ITRACE_START for a trace PMU event
- * @event: the event about to be added to its PMU
- *
- * Written once, before the PMU reports tracing as started, so that the
- * decoder learns which task the trace that follows belongs to.
- */
-void perf_log_itrace_start(struct perf_event *event)
-{
-	struct {
-		struct perf_event_header	header;
-		u32				pid;
-		u32				tid;
-	} rec;
-
-	event = perf_event_primary(event);
-	if (!(event->pmu->capabilities & PERF_PMU_CAP_ITRACE))
-		return;
-	if (event->attach_state & PERF_ATTACH_ITRACE)
-		return;
-
-	rec.pid = perf_event_pid(event, current);
-	rec.tid = perf_event_tid(event, current);
-	perf_sb_emit(event, &rec.header, PERF_RECORD_ITRACE_START, 0, sizeof(rec));
-}
-
-/**
- * perf_report_aux_output_id() - PERF_RECORD_AUX_OUTPUT_HW_ID
- * @event: the event whose AUX data the hardware tags
- * @hw_id: the hardware's id for it
- */
-void perf_report_aux_output_id(struct perf_event *event, u64 hw_id)
-{
-	struct {
-		struct perf_event_header	header;
-		u64				hw_id;
-	} rec = { .hw_id = hw_id };
-
-	event = perf_event_primary(event);
-	perf_sb_emit(event, &rec.header, PERF_RECORD_AUX_OUTPUT_HW_ID, 0, sizeof(rec));
-}
-EXPORT_SYMBOL_GPL(perf_report_aux_output_id);
 
 /* ======================================================================
- * Records announced to every event that wants them
+ * Who gets a record
  */
 
 /*
- * Events that want side-band records are on one of these RCU lists: the
+ * Events that want announced records are on one of these RCU lists: the
  * list of their CPU, or for events that follow a task on any CPU the
  * global one.  A record is offered to both lists of the CPU it happens on.
  * Writers (attach, detach) take perf_sb_lock; the per-CPU heads are set up
@@ -236,45 +490,29 @@ static LIST_HEAD(perf_sb_any_cpu);
 static DEFINE_PER_CPU(struct list_head, perf_sb_on_cpu);
 static bool perf_sb_ready;
 
-static atomic_t nr_sb_mmap, nr_sb_build_id, nr_sb_comm, nr_sb_task;
-static atomic_t nr_sb_namespaces, nr_sb_cgroup, nr_sb_ksymbol, nr_sb_bpf;
-static atomic_t nr_sb_text_poke;
-atomic_t nr_switch_events;
+/* How many attached events want each announced kind (perf_sb_wanted()). */
+atomic_t perf_sb_nr[PERF_SB_NR_ANNOUNCED];
 
 static bool perf_event_wants_sb(struct perf_event *event)
 {
-	struct perf_event_attr *a = &event->attr;
+	int kind;
 
-	return a->mmap || a->mmap2 || a->mmap_data || a->comm || a->task ||
-	       a->namespaces || a->ksymbol || a->bpf_event || a->cgroup ||
-	       a->text_poke || a->context_switch;
+	for (kind = 0; kind < PERF_SB_NR_ANNOUNCED; kind++) {
+		if (perf_sb_defs[kind].wants(&event->attr))
+			return true;
+	}
+	return false;
 }
 
-/* Add @delta to the counters of every record kind @event wants. */
+/* Add @delta to the count of every announced kind @event wants. */
 static void perf_sb_count(struct perf_event *event, int delta)
 {
-	struct perf_event_attr *a = &event->attr;
+	int kind;
 
-	if (a->mmap || a->mmap2 || a->mmap_data)
-		atomic_add(delta, &nr_sb_mmap);
-	if (a->build_id)
-		atomic_add(delta, &nr_sb_build_id);
-	if (a->comm)
-		atomic_add(delta, &nr_sb_comm);
-	if (a->task)
-		atomic_add(delta, &nr_sb_task);
-	if (a->namespaces)
-		atomic_add(delta, &nr_sb_namespaces);
-	if (a->cgroup)
-		atomic_add(delta, &nr_sb_cgroup);
-	if (a->ksymbol)
-		atomic_add(delta, &nr_sb_ksymbol);
-	if (a->bpf_event)
-		atomic_add(delta, &nr_sb_bpf);
-	if (a->text_poke)
-		atomic_add(delta, &nr_sb_text_poke);
-	if (a->context_switch)
-		atomic_add(delta, &nr_switch_events);
+	for (kind = 0; kind < PERF_SB_NR_ANNOUNCED; kind++) {
+		if (perf_sb_defs[kind].wants(&event->attr))
+			atomic_add(delta, &perf_sb_nr[kind]);
+	}
 }
 
 static struct list_head *perf_sb_head(int cpu)
@@ -283,7 +521,7 @@ static struct list_head *perf_sb_head(int cpu)
 }
 
 /**
- * perf_event_sb_attach() - start offering side-band records to @event
+ * perf_event_sb_attach() - start offering announced records to @event
  * @event: a new event; its attr says which records it wants
  */
 void perf_event_sb_attach(struct perf_event *event)
@@ -307,7 +545,7 @@ void perf_event_sb_attach(struct perf_event *event)
 }
 
 /**
- * perf_event_sb_detach() - stop offering side-band records to @event
+ * perf_event_sb_detach() - stop offering announced records to @event
  * @event: the event; it may be freed only after an RCU grace period
  *
  * Safe for an event that was never attached, and to call twice.
@@ -330,8 +568,6 @@ void perf_event_sb_detach(struct perf_event *event)
 	raw_spin_unlock_irqrestore(&perf_sb_lock, flags);
 }
 
-typedef void (*perf_sb_emit_fn)(struct perf_event *event, void *rec);
-
 /*
  * May @event see a record that happens now, on this CPU?  It must be
  * enabled, in a context (not half set up), count here, and, for a task
@@ -351,69 +587,201 @@ static bool perf_sb_visible(struct perf_event *event)
 	return perf_event_filter_match(event);
 }
 
-static void perf_sb_walk(struct list_head *head, perf_sb_emit_fn emit,
-			 void *rec)
+static void perf_sb_walk(struct list_head *head,
+			 const struct perf_sb_def *def, void *info)
 {
 	struct perf_event *event;
 
 	list_for_each_entry_rcu(event, head, sb_list) {
-		if (perf_sb_visible(event))
-			emit(event, rec);
+		if (def->wants(&event->attr) && perf_sb_visible(event))
+			def->write(event, def, info);
 	}
 }
 
-/* Offer a record to every interested event that can see it. */
-static void perf_sb_deliver(perf_sb_emit_fn emit, void *rec)
+/*
+ * Offer a record of an announced @kind to every event that wants it and
+ * can see it; @info is what the hook saw, for the kind's writer.
+ */
+static void perf_sb_deliver(enum perf_sb_kind kind, void *info)
 {
+	const struct perf_sb_def *def = &perf_sb_defs[kind];
+
 	/* Pairs with perf_event_sb_attach(): the heads are initialised. */
 	if (!smp_load_acquire(&perf_sb_ready))
 		return;
 
 	rcu_read_lock();
 	preempt_disable();
-	perf_sb_walk(this_cpu_ptr(&perf_sb_on_cpu), emit, rec);
-	perf_sb_walk(&perf_sb_any_cpu, emit, rec);
+	perf_sb_walk(this_cpu_ptr(&perf_sb_on_cpu), def, info);
+	perf_sb_walk(&perf_sb_any_cpu, def, info);
 	preempt_enable();
 	rcu_read_unlock();
 }
 
-/* Pad a NUL-terminated string in @buf to a multiple of 8 with zeros. */
-static unsigned int perf_pad_string(char *buf)
+/*
+ * Write a record of an addressed @kind for @event.  Inline with a
+ * constant @kind, so that the compiler calls the writer directly: the
+ * overflow path may be in an NMI.
+ */
+static __always_inline void perf_sb_send(struct perf_event *event,
+					 enum perf_sb_kind kind, void *info)
 {
-	unsigned int len = strlen(buf) + 1;
-	unsigned int padded = ALIGN(len, sizeof(u64));
+	const struct perf_sb_def *def = &perf_sb_defs[kind];
 
-	memset(buf + len, 0, padded - len);
-	return padded;
+	def->write(event, def, info);
 }
+
+/* ======================================================================
+ * Records addressed to one event
+ */
+
+static void perf_lost_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info)
+{
+	struct perf_lost_samples_record rec = { .lost = *(u64 *)info };
+
+	perf_sb_emit(event, def, &rec.header);
+}
+
+/**
+ * perf_log_lost_samples() - PERF_RECORD_LOST_SAMPLES
+ * @event: the event that dropped samples
+ * @lost: how many
+ */
+void perf_log_lost_samples(struct perf_event *event, u64 lost)
+{
+	perf_sb_send(event, PERF_SB_LOST_SAMPLES, &lost);
+}
+
+/* THROTTLE and UNTHROTTLE: the same record under two types. */
+static void perf_throttle_write(struct perf_event *event,
+				const struct perf_sb_def *def, void *info)
+{
+	struct perf_throttle_record rec = {
+		.time		= perf_event_now(event),
+		.id		= perf_event_primary(event)->id,
+		.stream_id	= event->id,
+	};
+
+	perf_sb_emit(event, def, &rec.header);
+}
+
+/**
+ * perf_log_throttle() - PERF_RECORD_THROTTLE or PERF_RECORD_UNTHROTTLE
+ * @event: the event
+ * @enable: nonzero for UNTHROTTLE (sampling resumes)
+ */
+void perf_log_throttle(struct perf_event *event, int enable)
+{
+	if (enable)
+		perf_sb_send(event, PERF_SB_UNTHROTTLE, NULL);
+	else
+		perf_sb_send(event, PERF_SB_THROTTLE, NULL);
+}
+
+static void perf_read_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info)
+{
+	struct task_struct *task = info;
+	struct perf_output_handle handle;
+	struct perf_sample_data sample;
+	struct perf_pid_tid_record rec = {
+		.pid = perf_event_pid(event, task),
+		.tid = perf_event_tid(event, task),
+	};
+
+	if (perf_sb_begin(&handle, &sample, event, &rec.header, def->type, 0,
+			  def->size + event->read_size))
+		return;
+	handle.skip_read = 0;
+	perf_output_put(&handle, rec);
+	perf_output_read(&handle, event);
+	perf_sb_finish(&handle, &sample, event);
+}
+
+/**
+ * perf_event_read_event() - PERF_RECORD_READ for an exiting child's counts
+ * @event: the inherited event (attr.inherit_stat)
+ * @task: the task that exits
+ */
+void perf_event_read_event(struct perf_event *event, struct task_struct *task)
+{
+	perf_sb_send(event, PERF_SB_READ, task);
+}
+
+/**
+ * perf_event_itrace_started() - an instruction-trace PMU started tracing
+ * @event: the event
+ *
+ * Once set, no PERF_RECORD_ITRACE_START is written for the event.
+ */
+void perf_event_itrace_started(struct perf_event *event)
+{
+	event->attach_state |= PERF_ATTACH_ITRACE;
+}
+
+static void perf_itrace_write(struct perf_event *event,
+			      const struct perf_sb_def *def, void *info)
+{
+	struct perf_pid_tid_record rec;
+
+	rec.pid = perf_event_pid(event, current);
+	rec.tid = perf_event_tid(event, current);
+	perf_sb_emit(event, def, &rec.header);
+}
+
+/**
+ * perf_log_itrace_start() - PERF_RECORD_ITRACE_START for a trace PMU event
+ * @event: the event about to be added to its PMU
+ *
+ * Written once, before the PMU reports tracing as started, so that the
+ * decoder learns which task the trace that follows belongs to.
+ */
+void perf_log_itrace_start(struct perf_event *event)
+{
+	event = perf_event_primary(event);
+	if (!(event->pmu->capabilities & PERF_PMU_CAP_ITRACE))
+		return;
+	if (event->attach_state & PERF_ATTACH_ITRACE)
+		return;
+	perf_sb_send(event, PERF_SB_ITRACE_START, NULL);
+}
+
+static void perf_aux_id_write(struct perf_event *event,
+			      const struct perf_sb_def *def, void *info)
+{
+	struct perf_aux_id_record rec = { .hw_id = *(u64 *)info };
+
+	perf_sb_emit(event, def, &rec.header);
+}
+
+/**
+ * perf_report_aux_output_id() - PERF_RECORD_AUX_OUTPUT_HW_ID
+ * @event: the event whose AUX data the hardware tags
+ * @hw_id: the hardware's id for it
+ */
+void perf_report_aux_output_id(struct perf_event *event, u64 hw_id)
+{
+	perf_sb_send(perf_event_primary(event), PERF_SB_AUX_OUTPUT_HW_ID,
+		     &hw_id);
+}
+EXPORT_SYMBOL_GPL(perf_report_aux_output_id);
+
+/* ======================================================================
+ * Records announced to every event that wants them
+ */
 
 /* --- FORK and EXIT --- */
 
-struct perf_task_rec {
-	struct task_struct	*task;
-	bool			fork;
-};
-
-static void perf_task_emit(struct perf_event *event, void *arg)
+static void perf_task_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info)
 {
-	struct perf_task_rec *tr = arg;
-	struct task_struct *task = tr->task, *parent;
-	struct perf_event_attr *a = &event->attr;
-	struct {
-		struct perf_event_header	header;
-		u32				pid;
-		u32				ppid;
-		u32				tid;
-		u32				ptid;
-		u64				time;
-	} rec;
-
-	if (!(a->comm || a->mmap || a->mmap2 || a->mmap_data || a->task))
-		return;
+	struct task_struct *task = info, *parent;
+	struct perf_task_record rec;
 
 	rec.pid = perf_event_pid(event, task);
 	rec.tid = perf_event_tid(event, task);
-	if (tr->fork) {
+	if (def->type == PERF_RECORD_FORK) {
 		/* The forking task is the one running. */
 		rec.ppid = perf_event_pid(event, current);
 		rec.ptid = perf_event_tid(event, current);
@@ -425,17 +793,7 @@ static void perf_task_emit(struct perf_event *event, void *arg)
 	}
 	rec.time = perf_event_now(event);
 
-	perf_sb_emit(event, &rec.header, tr->fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT, 0, sizeof(rec));
-}
-
-static void perf_event_task_record(struct task_struct *task, bool fork)
-{
-	struct perf_task_rec tr = { .task = task, .fork = fork };
-
-	if (!atomic_read(&nr_sb_comm) && !atomic_read(&nr_sb_mmap) &&
-	    !atomic_read(&nr_sb_task))
-		return;
-	perf_sb_deliver(perf_task_emit, &tr);
+	perf_sb_emit(event, def, &rec.header);
 }
 
 /**
@@ -444,7 +802,8 @@ static void perf_event_task_record(struct task_struct *task, bool fork)
  */
 void perf_event_fork(struct task_struct *tsk)
 {
-	perf_event_task_record(tsk, true);
+	if (perf_sb_wanted(PERF_SB_FORK))
+		perf_sb_deliver(PERF_SB_FORK, tsk);
 	perf_event_namespaces(tsk);
 }
 
@@ -457,35 +816,30 @@ void perf_event_fork(struct task_struct *tsk)
  */
 void perf_event_task_exit_output(struct task_struct *task)
 {
-	perf_event_task_record(task, false);
+	if (perf_sb_wanted(PERF_SB_EXIT))
+		perf_sb_deliver(PERF_SB_EXIT, task);
 }
 
 /* --- COMM --- */
 
-struct perf_comm_rec {
+struct perf_sb_comm_info {
 	struct task_struct	*task;
 	char			*comm;
 	unsigned int		size;
 	bool			exec;
 };
 
-static void perf_comm_emit(struct perf_event *event, void *arg)
+static void perf_comm_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info)
 {
-	struct perf_comm_rec *cr = arg;
-	struct {
-		struct perf_event_header	header;
-		u32				pid;
-		u32				tid;
-	} rec;
+	struct perf_sb_comm_info *ci = info;
+	struct perf_pid_tid_record rec;
 
-	if (!event->attr.comm)
-		return;
-
-	rec.pid = perf_event_pid(event, cr->task);
-	rec.tid = perf_event_tid(event, cr->task);
-	perf_sb_emit_tail(event, &rec.header, PERF_RECORD_COMM,
-			  cr->exec ? PERF_RECORD_MISC_COMM_EXEC : 0,
-			  sizeof(rec), cr->comm, cr->size);
+	rec.pid = perf_event_pid(event, ci->task);
+	rec.tid = perf_event_tid(event, ci->task);
+	perf_sb_emit_tail(event, def, &rec.header,
+			  ci->exec ? PERF_RECORD_MISC_COMM_EXEC : 0,
+			  ci->comm, ci->size);
 }
 
 /**
@@ -496,42 +850,35 @@ static void perf_comm_emit(struct perf_event *event, void *arg)
 void perf_event_comm(struct task_struct *tsk, bool exec)
 {
 	char name[ALIGN(TASK_COMM_LEN, sizeof(u64))];
-	struct perf_comm_rec cr = { .task = tsk, .comm = name, .exec = exec };
+	struct perf_sb_comm_info ci = { .task = tsk, .comm = name, .exec = exec };
 
-	if (!atomic_read(&nr_sb_comm))
+	if (!perf_sb_wanted(PERF_SB_COMM))
 		return;
 
 	/* Unlocked, as the name may change under us: at worst a torn name. */
 	strscpy_pad(name, tsk->comm, sizeof(name));
-	cr.size = perf_pad_string(name);
-	perf_sb_deliver(perf_comm_emit, &cr);
+	ci.size = perf_pad_string(name);
+	perf_sb_deliver(PERF_SB_COMM, &ci);
 }
 
 /* --- NAMESPACES --- */
 
-struct perf_ns_rec {
+struct perf_sb_ns_info {
 	struct task_struct	*task;
 	struct perf_ns_link_info links[NR_NAMESPACES];
 };
 
-static void perf_ns_emit(struct perf_event *event, void *arg)
+static void perf_ns_write(struct perf_event *event,
+			  const struct perf_sb_def *def, void *info)
 {
-	struct perf_ns_rec *nr = arg;
-	struct {
-		struct perf_event_header	header;
-		u32				pid;
-		u32				tid;
-		u64				nr_namespaces;
-	} rec;
+	struct perf_sb_ns_info *ni = info;
+	struct perf_ns_record rec;
 
-	if (!event->attr.namespaces)
-		return;
-
-	rec.pid = perf_event_pid(event, nr->task);
-	rec.tid = perf_event_tid(event, nr->task);
+	rec.pid = perf_event_pid(event, ni->task);
+	rec.tid = perf_event_tid(event, ni->task);
 	rec.nr_namespaces = NR_NAMESPACES;
-	perf_sb_emit_tail(event, &rec.header, PERF_RECORD_NAMESPACES, 0,
-			  sizeof(rec), nr->links, sizeof(nr->links));
+	perf_sb_emit_tail(event, def, &rec.header, 0,
+			  ni->links, sizeof(ni->links));
 }
 
 /* Namespaces a task has, in the ABI's index order where configured. */
@@ -569,15 +916,15 @@ static const struct {
  */
 void perf_event_namespaces(struct task_struct *tsk)
 {
-	struct perf_ns_rec nr = { .task = tsk };
+	struct perf_sb_ns_info ni = { .task = tsk };
 	struct path ns_path;
 	unsigned int i;
 
-	if (!atomic_read(&nr_sb_namespaces))
+	if (!perf_sb_wanted(PERF_SB_NAMESPACES))
 		return;
 
 	for (i = 0; i < ARRAY_SIZE(perf_ns_kinds); i++) {
-		struct perf_ns_link_info *link = &nr.links[perf_ns_kinds[i].idx];
+		struct perf_ns_link_info *link = &ni.links[perf_ns_kinds[i].idx];
 		struct inode *inode;
 
 		if (ns_get_path(&ns_path, tsk, perf_ns_kinds[i].ops))
@@ -587,32 +934,28 @@ void perf_event_namespaces(struct task_struct *tsk)
 		link->ino = inode->i_ino;
 		path_put(&ns_path);
 	}
-	perf_sb_deliver(perf_ns_emit, &nr);
+	perf_sb_deliver(PERF_SB_NAMESPACES, &ni);
 }
 
 /* --- CGROUP --- */
 
-#ifdef CONFIG_CGROUP_PERF
-struct perf_cgroup_rec {
+struct perf_sb_cgroup_info {
 	u64		id;
 	char		*path;
 	unsigned int	size;
 };
 
-static void perf_cgroup_emit(struct perf_event *event, void *arg)
+/* In the table whatever the config; only the hook needs cgroup support. */
+static void perf_cgroup_write(struct perf_event *event,
+			      const struct perf_sb_def *def, void *info)
 {
-	struct perf_cgroup_rec *cr = arg;
-	struct {
-		struct perf_event_header	header;
-		u64				id;
-	} rec = { .id = cr->id };
+	struct perf_sb_cgroup_info *ci = info;
+	struct perf_cgroup_record rec = { .id = ci->id };
 
-	if (!event->attr.cgroup)
-		return;
-	perf_sb_emit_tail(event, &rec.header, PERF_RECORD_CGROUP, 0,
-			  sizeof(rec), cr->path, cr->size);
+	perf_sb_emit_tail(event, def, &rec.header, 0, ci->path, ci->size);
 }
 
+#ifdef CONFIG_CGROUP_PERF
 /**
  * perf_event_cgroup() - PERF_RECORD_CGROUP for a cgroup coming online
  * @cgrp: the cgroup
@@ -621,22 +964,22 @@ static void perf_cgroup_emit(struct perf_event *event, void *arg)
  */
 void perf_event_cgroup(struct cgroup *cgrp)
 {
-	struct perf_cgroup_rec cr = { .id = cgroup_id(cgrp) };
+	struct perf_sb_cgroup_info ci = { .id = cgroup_id(cgrp) };
 	char fallback[16] = "//enomem";
 	char *buf;
 
-	if (!atomic_read(&nr_sb_cgroup))
+	if (!perf_sb_wanted(PERF_SB_CGROUP))
 		return;
 
 	buf = kmalloc(PATH_MAX, GFP_KERNEL);
-	cr.path = fallback;
+	ci.path = fallback;
 	if (buf) {
 		/* Leave room to pad the name to 8 bytes. */
 		cgroup_path(cgrp, buf, PATH_MAX - sizeof(u64));
-		cr.path = buf;
+		ci.path = buf;
 	}
-	cr.size = perf_pad_string(cr.path);
-	perf_sb_deliver(perf_cgroup_emit, &cr);
+	ci.size = perf_pad_string(ci.path);
+	perf_sb_deliver(PERF_SB_CGROUP, &ci);
 	kfree(buf);
 }
 #else
@@ -647,7 +990,7 @@ void perf_event_cgroup(struct cgroup *cgrp)
 
 /* --- MMAP and MMAP2 --- */
 
-struct perf_mmap_rec {
+struct perf_sb_mmap_info {
 	struct vm_area_struct	*vma;
 	const char		*name;
 	unsigned int		name_size;
@@ -658,44 +1001,21 @@ struct perf_mmap_rec {
 	u8			build_id[BUILD_ID_SIZE_MAX];
 };
 
-static void perf_mmap_emit(struct perf_event *event, void *arg)
+static void perf_mmap_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info)
 {
-	struct perf_mmap_rec *mr = arg;
-	struct vm_area_struct *vma = mr->vma;
+	struct perf_sb_mmap_info *mi = info;
+	struct vm_area_struct *vma = mi->vma;
 	struct perf_event_attr *a = &event->attr;
 	bool exec = vma->vm_flags & VM_EXEC;
 	struct perf_output_handle handle;
 	struct perf_sample_data sample;
 	u16 misc = PERF_RECORD_MISC_USER;
-	u32 type = PERF_RECORD_MMAP;
+	u32 type = def->type;
 	bool with_build_id = false;
-	struct {
-		struct perf_event_header	header;
-		u32				pid;
-		u32				tid;
-		u64				start;
-		u64				len;
-		u64				pgoff;
-	} rec;
-	/* MMAP2's extra fields; the build id form has the same 24 bytes. */
-	struct {
-		union {
-			struct {
-				u32	maj;
-				u32	min;
-				u64	ino;
-				u64	ino_generation;
-			};
-			struct {
-				u8	size;
-				u8	pad[3];
-				u8	id[BUILD_ID_SIZE_MAX];
-			} bid;
-		};
-		u32	prot;
-		u32	flags;
-	} ext;
-	u16 size = sizeof(rec) + mr->name_size;
+	struct perf_mmap_record rec;
+	struct perf_mmap2_ext ext;
+	u16 size = def->size + mi->name_size;
 
 	/* Executable mappings for mmap/mmap2, the others for mmap_data. */
 	if (exec ? !(a->mmap || a->mmap2) : !a->mmap_data)
@@ -706,7 +1026,7 @@ static void perf_mmap_emit(struct perf_event *event, void *arg)
 	if (a->mmap2) {
 		type = PERF_RECORD_MMAP2;
 		size += sizeof(ext);
-		with_build_id = a->build_id && mr->build_id_size;
+		with_build_id = a->build_id && mi->build_id_size;
 		if (with_build_id)
 			misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 	}
@@ -724,19 +1044,19 @@ static void perf_mmap_emit(struct perf_event *event, void *arg)
 	if (a->mmap2) {
 		memset(&ext, 0, sizeof(ext));
 		if (with_build_id) {
-			ext.bid.size = mr->build_id_size;
-			memcpy(ext.bid.id, mr->build_id, BUILD_ID_SIZE_MAX);
+			ext.bid.size = mi->build_id_size;
+			memcpy(ext.bid.id, mi->build_id, BUILD_ID_SIZE_MAX);
 		} else {
-			ext.maj = mr->maj;
-			ext.min = mr->min;
-			ext.ino = mr->ino;
-			ext.ino_generation = mr->ino_generation;
+			ext.maj = mi->maj;
+			ext.min = mi->min;
+			ext.ino = mi->ino;
+			ext.ino_generation = mi->ino_generation;
 		}
-		ext.prot = mr->prot;
-		ext.flags = mr->flags;
+		ext.prot = mi->prot;
+		ext.flags = mi->flags;
 		perf_output_put(&handle, ext);
 	}
-	perf_output_copy(&handle, mr->name, mr->name_size);
+	perf_output_copy(&handle, mi->name, mi->name_size);
 	perf_sb_finish(&handle, &sample, event);
 }
 
@@ -780,16 +1100,16 @@ static const char *perf_anon_vma_name(struct vm_area_struct *vma)
  */
 void perf_event_mmap(struct vm_area_struct *vma)
 {
-	struct perf_mmap_rec mr = { .vma = vma };
+	struct perf_sb_mmap_info mi = { .vma = vma };
 	struct file *file = vma->vm_file;
 	char small[16];
 	char *buf = NULL;
 	char *name;
 
-	if (!atomic_read(&nr_sb_mmap))
+	if (!perf_sb_wanted(PERF_SB_MMAP))
 		return;
 
-	perf_vma_prot_flags(vma, &mr.prot, &mr.flags);
+	perf_vma_prot_flags(vma, &mi.prot, &mi.flags);
 
 	if (file) {
 		const struct inode *inode = file_user_inode(file);
@@ -808,57 +1128,49 @@ void perf_event_mmap(struct vm_area_struct *vma)
 			name = small;
 			goto named;
 		}
-		mr.maj = MAJOR(inode->i_sb->s_dev);
-		mr.min = MINOR(inode->i_sb->s_dev);
-		mr.ino = inode->i_ino;
-		mr.ino_generation = inode->i_generation;
+		mi.maj = MAJOR(inode->i_sb->s_dev);
+		mi.min = MINOR(inode->i_sb->s_dev);
+		mi.ino = inode->i_ino;
+		mi.ino_generation = inode->i_generation;
 	} else {
 		strscpy(small, perf_anon_vma_name(vma), sizeof(small));
 		name = small;
 	}
 named:
-	mr.name = name;
-	mr.name_size = perf_pad_string(name);
+	mi.name = name;
+	mi.name_size = perf_pad_string(name);
 
-	if (atomic_read(&nr_sb_build_id))
-		build_id_parse_nofault(vma, mr.build_id, &mr.build_id_size);
+	if (perf_sb_wanted(PERF_SB_MMAP_BUILD_ID))
+		build_id_parse_nofault(vma, mi.build_id, &mi.build_id_size);
 
-	perf_sb_deliver(perf_mmap_emit, &mr);
+	perf_sb_deliver(PERF_SB_MMAP, &mi);
 	kfree(buf);
 }
 
 /* --- SWITCH and SWITCH_CPU_WIDE --- */
 
-struct perf_switch_rec {
+struct perf_sb_switch_info {
 	struct task_struct	*other;
 	u16			misc;
 };
 
-static void perf_switch_emit(struct perf_event *event, void *arg)
+static void perf_switch_write(struct perf_event *event,
+			      const struct perf_sb_def *def, void *info)
 {
-	struct perf_switch_rec *sr = arg;
+	struct perf_sb_switch_info *si = info;
 	struct perf_output_handle handle;
 	struct perf_sample_data sample;
-	struct {
-		struct perf_event_header	header;
-		u32				next_prev_pid;
-		u32				next_prev_tid;
-	} rec;
+	struct perf_switch_record rec;
 	bool cpu_wide = !event->ctx->task;
-
-	if (!event->attr.context_switch)
-		return;
 
 	/* Only a CPU-wide event may learn who else runs on the CPU. */
 	if (perf_sb_begin(&handle, &sample, event, &rec.header,
-			  cpu_wide ? PERF_RECORD_SWITCH_CPU_WIDE :
-				     PERF_RECORD_SWITCH,
-			  sr->misc,
-			  cpu_wide ? sizeof(rec) : sizeof(rec.header)))
+			  cpu_wide ? PERF_RECORD_SWITCH_CPU_WIDE : def->type,
+			  si->misc, cpu_wide ? sizeof(rec) : def->size))
 		return;
 	if (cpu_wide) {
-		rec.next_prev_pid = perf_event_pid(event, sr->other);
-		rec.next_prev_tid = perf_event_tid(event, sr->other);
+		rec.next_prev_pid = perf_event_pid(event, si->other);
+		rec.next_prev_tid = perf_event_tid(event, si->other);
 		perf_output_put(&handle, rec);
 	} else {
 		perf_output_put(&handle, rec.header);
@@ -872,25 +1184,25 @@ static void perf_switch_emit(struct perf_event *event, void *arg)
  * @next_prev: the task switching in next, or the one that ran before
  * @sched_in: which half of the switch this is
  *
- * Called by sched.c while nr_switch_events is nonzero.
+ * Called by sched.c while perf_sb_wanted(PERF_SB_SWITCH).
  */
 void perf_event_switch_output(struct task_struct *task,
 			      struct task_struct *next_prev, bool sched_in)
 {
-	struct perf_switch_rec sr = { .other = next_prev };
+	struct perf_sb_switch_info si = { .other = next_prev };
 
 	if (!sched_in) {
-		sr.misc = PERF_RECORD_MISC_SWITCH_OUT;
+		si.misc = PERF_RECORD_MISC_SWITCH_OUT;
 		/* Still runnable when it goes: it was preempted. */
 		if (task_is_runnable(task))
-			sr.misc |= PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
+			si.misc |= PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
 	}
-	perf_sb_deliver(perf_switch_emit, &sr);
+	perf_sb_deliver(PERF_SB_SWITCH, &si);
 }
 
 /* --- KSYMBOL and BPF_EVENT --- */
 
-struct perf_ksym_rec {
+struct perf_sb_ksym_info {
 	u64		addr;
 	u32		len;
 	u16		ksym_type;
@@ -899,26 +1211,18 @@ struct perf_ksym_rec {
 	unsigned int	name_size;
 };
 
-static void perf_ksym_emit(struct perf_event *event, void *arg)
+static void perf_ksym_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info)
 {
-	struct perf_ksym_rec *kr = arg;
-	struct {
-		struct perf_event_header	header;
-		u64				addr;
-		u32				len;
-		u16				ksym_type;
-		u16				flags;
-	} rec = {
-		.addr		= kr->addr,
-		.len		= kr->len,
-		.ksym_type	= kr->ksym_type,
-		.flags		= kr->flags,
+	struct perf_sb_ksym_info *ki = info;
+	struct perf_ksym_record rec = {
+		.addr		= ki->addr,
+		.len		= ki->len,
+		.ksym_type	= ki->ksym_type,
+		.flags		= ki->flags,
 	};
 
-	if (!event->attr.ksymbol)
-		return;
-	perf_sb_emit_tail(event, &rec.header, PERF_RECORD_KSYMBOL, 0,
-			  sizeof(rec), kr->name, kr->name_size);
+	perf_sb_emit_tail(event, def, &rec.header, 0, ki->name, ki->name_size);
 }
 
 /**
@@ -933,7 +1237,7 @@ void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len, bool unregister,
 			const char *sym)
 {
 	char name[KSYM_NAME_LEN];
-	struct perf_ksym_rec kr = {
+	struct perf_sb_ksym_info ki = {
 		.addr		= addr,
 		.len		= len,
 		.ksym_type	= ksym_type,
@@ -944,7 +1248,7 @@ void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len, bool unregister,
 
 	BUILD_BUG_ON(KSYM_NAME_LEN % sizeof(u64));
 
-	if (!atomic_read(&nr_sb_ksymbol))
+	if (!perf_sb_wanted(PERF_SB_KSYMBOL))
 		return;
 	if (WARN_ONCE(ksym_type == PERF_RECORD_KSYMBOL_TYPE_UNKNOWN ||
 		      ksym_type >= PERF_RECORD_KSYMBOL_TYPE_MAX,
@@ -953,8 +1257,8 @@ void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len, bool unregister,
 
 	/* KSYM_NAME_LEN is a multiple of 8: the padding always fits. */
 	strscpy(name, sym, KSYM_NAME_LEN);
-	kr.name_size = perf_pad_string(name);
-	perf_sb_deliver(perf_ksym_emit, &kr);
+	ki.name_size = perf_pad_string(name);
+	perf_sb_deliver(PERF_SB_KSYMBOL, &ki);
 }
 
 static void perf_bpf_ksymbols(struct bpf_prog *prog, bool unload)
@@ -974,24 +1278,12 @@ static void perf_bpf_ksymbols(struct bpf_prog *prog, bool unload)
 	} while (true);
 }
 
-struct perf_bpf_rec {
-	u16	type;
-	u16	flags;
-	u32	id;
-	u8	tag[BPF_TAG_SIZE];
-};
-
-static void perf_bpf_emit(struct perf_event *event, void *arg)
+static void perf_bpf_write(struct perf_event *event,
+			   const struct perf_sb_def *def, void *info)
 {
-	struct perf_bpf_rec *br = arg;
-	struct {
-		struct perf_event_header	header;
-		struct perf_bpf_rec		body;
-	} rec = { .body = *br };
+	struct perf_bpf_record rec = { .body = *(struct perf_sb_bpf_info *)info };
 
-	if (!event->attr.bpf_event)
-		return;
-	perf_sb_emit(event, &rec.header, PERF_RECORD_BPF_EVENT, 0, sizeof(rec));
+	perf_sb_emit(event, def, &rec.header);
 }
 
 /**
@@ -1006,7 +1298,7 @@ static void perf_bpf_emit(struct perf_event *event, void *arg)
 void perf_event_bpf_event(struct bpf_prog *prog,
 			  enum perf_bpf_event_type type, u16 flags)
 {
-	struct perf_bpf_rec br = { .type = type, .flags = flags };
+	struct perf_sb_bpf_info bi = { .type = type, .flags = flags };
 
 	BUILD_BUG_ON(BPF_TAG_SIZE % sizeof(u64));
 
@@ -1014,19 +1306,19 @@ void perf_event_bpf_event(struct bpf_prog *prog,
 	    type != PERF_BPF_EVENT_PROG_UNLOAD)
 		return;
 
-	if (atomic_read(&nr_sb_ksymbol))
+	if (perf_sb_wanted(PERF_SB_KSYMBOL))
 		perf_bpf_ksymbols(prog, type == PERF_BPF_EVENT_PROG_UNLOAD);
-	if (!atomic_read(&nr_sb_bpf))
+	if (!perf_sb_wanted(PERF_SB_BPF_EVENT))
 		return;
 
-	br.id = prog->aux->id;
-	memcpy(br.tag, prog->tag, BPF_TAG_SIZE);
-	perf_sb_deliver(perf_bpf_emit, &br);
+	bi.id = prog->aux->id;
+	memcpy(bi.tag, prog->tag, BPF_TAG_SIZE);
+	perf_sb_deliver(PERF_SB_BPF_EVENT, &bi);
 }
 
 /* --- TEXT_POKE --- */
 
-struct perf_poke_rec {
+struct perf_sb_poke_info {
 	u64		addr;
 	const void	*old_bytes;
 	const void	*new_bytes;
@@ -1035,34 +1327,28 @@ struct perf_poke_rec {
 	u16		pad;
 };
 
-static void perf_poke_emit(struct perf_event *event, void *arg)
+static void perf_poke_write(struct perf_event *event,
+			    const struct perf_sb_def *def, void *info)
 {
-	struct perf_poke_rec *pr = arg;
+	struct perf_sb_poke_info *pi = info;
 	struct perf_output_handle handle;
 	struct perf_sample_data sample;
-	struct {
-		struct perf_event_header	header;
-		u64				addr;
-		u16				old_len;
-		u16				new_len;
-	} __packed rec = {
-		.addr		= pr->addr,
-		.old_len	= pr->old_len,
-		.new_len	= pr->new_len,
+	struct perf_poke_record rec = {
+		.addr		= pi->addr,
+		.old_len	= pi->old_len,
+		.new_len	= pi->new_len,
 	};
 	u64 zero = 0;
 
-	if (!event->attr.text_poke)
-		return;
-	if (perf_sb_begin(&handle, &sample, event, &rec.header,
-			  PERF_RECORD_TEXT_POKE, PERF_RECORD_MISC_KERNEL,
-			  sizeof(rec) + pr->old_len + pr->new_len + pr->pad))
+	if (perf_sb_begin(&handle, &sample, event, &rec.header, def->type,
+			  PERF_RECORD_MISC_KERNEL,
+			  def->size + pi->old_len + pi->new_len + pi->pad))
 		return;
 	perf_output_put(&handle, rec);
-	perf_output_copy(&handle, pr->old_bytes, pr->old_len);
-	perf_output_copy(&handle, pr->new_bytes, pr->new_len);
-	if (pr->pad)
-		perf_output_copy(&handle, &zero, pr->pad);
+	perf_output_copy(&handle, pi->old_bytes, pi->old_len);
+	perf_output_copy(&handle, pi->new_bytes, pi->new_len);
+	if (pi->pad)
+		perf_output_copy(&handle, &zero, pi->pad);
 	perf_sb_finish(&handle, &sample, event);
 }
 
@@ -1080,7 +1366,7 @@ void perf_event_text_poke(const void *addr, const void *old_bytes,
 {
 	/* addr, the two lengths and the bytes, padded to a u64 boundary. */
 	size_t body = sizeof(u64) + 2 * sizeof(u16) + old_len + new_len;
-	struct perf_poke_rec pr = {
+	struct perf_sb_poke_info pi = {
 		.addr		= (unsigned long)addr,
 		.old_bytes	= old_bytes,
 		.new_bytes	= new_bytes,
@@ -1089,7 +1375,7 @@ void perf_event_text_poke(const void *addr, const void *old_bytes,
 		.pad		= ALIGN(body, sizeof(u64)) - body,
 	};
 
-	if (!atomic_read(&nr_sb_text_poke))
+	if (!perf_sb_wanted(PERF_SB_TEXT_POKE))
 		return;
-	perf_sb_deliver(perf_poke_emit, &pr);
+	perf_sb_deliver(PERF_SB_TEXT_POKE, &pi);
 }
