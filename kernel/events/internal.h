@@ -6,7 +6,8 @@
  *
  *   syscall.c	  perf_event_open(2) and kernel counters: attr, permission,
  *		  target, group, fd
- *   event.c	  an event's allocation, identity, references and freeing
+ *   event.c	  an event's allocation, identity, references and freeing;
+ *		  its address filter ranges
  *   pmu.c	  the PMU registry, event -> PMU binding, sysfs bus
  *   context.c	  task and CPU contexts; putting events in and taking them
  *		  out (on the context's CPU); enable/disable; CPU hotplug;
@@ -14,20 +15,30 @@
  *   task.c	  a task's events through fork (inheritance), exec, exit
  *   clone.c	  cloned task contexts, traded between tasks at a switch
  *   sched.c	  scheduling groups on and off PMUs: context switch, pinned
- *		  and flexible, multiplexing, tick, reading counts and times
+ *		  and flexible, multiplexing, the tick's walk of the active
+ *		  groups, reading counts and times
  *   fops.c	  the event fd: read, ioctl, poll, fasync, release; prctl;
  *		  the in-kernel read/enable/period API
  *   ring_buffer.c  buffers, mmap, the user page, output begin/end, AUX
  *   sample.c	  record sizes, the sample_id trailer, preparing and
  *		  writing samples
- *   overflow.c	  the overflow path: throttling, frequency, sample-rate
+ *   overflow.c	  the overflow path: throttling and unthrottling (with
+ *		  the nohz_full tick dependency), frequency, sample-rate
  *		  limits, deferred (irq_work, task_work) wakeups and signals
- *   sideband.c	  side-band records: who wants which, and writing them
+ *   sideband.c	  side-band records, one table row per kind: who wants
+ *		  it, its size, its writer; the registry and delivery
  *   swevent.c	  the software PMU, cpu-clock and task-clock
  *   tracepoint.c tracepoint, kprobe and uprobe PMUs, filters, BPF attach
  *   cgroup.c	  the perf_event cgroup controller and cgroup time
  *   callchain.c  call chain buffers; hw_breakpoint.c the breakpoint PMU
  *   guest.c	  a hypervisor's callbacks: the guest running on this CPU
+ *
+ * and, taking no locks and reading no clocks, each with its own header
+ * and a KUnit suite in <name>_test.c: attr.c (attr validation), times.c
+ * (context clocks, enabled/running), flex_queue.c (the fair queue of
+ * flexible groups), layout.c (record layouts), freq.c (frequency and
+ * rate arithmetic), rb_math.c (buffer positions); abi_check.c holds the
+ * ABI's layout asserts.
  *
  * Locks: context.c's header is the one list of every lock here, what
  * each protects (field by field for contexts and events) and the order
