@@ -64,8 +64,8 @@
  * 11. rb->event_lock (ring_buffer.c): the buffer's list of the events
  *     writing into it; inside event->mmap_mutex.  Writers of records
  *     take no lock at all (rcu_read_lock() and a cmpxchg on the head).
- * 12. perf_sb_lock (raw): changes of the side-band registry's lists;
- *     readers walk them under RCU.
+ * 12. perf_sb_lock (raw, sideband.c): changes of the side-band
+ *     registry's lists; readers walk them under RCU.
  * 13. event->addr_filters.lock (raw): an event's address filters and the
  *     ranges the PMU was given; the head is the parent's, shared by the
  *     inherited family.
