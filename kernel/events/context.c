@@ -676,7 +676,7 @@ static void perf_ctx_call_local(struct perf_event *event, perf_ctx_fn fn,
  */
 
 void perf_ctx_link_event(struct perf_event *event,
-				struct perf_event_context *ctx)
+			 struct perf_event_context *ctx)
 {
 	struct perf_event *leader = event->group_leader;
 	enum perf_times_mode mode;
@@ -711,7 +711,7 @@ void perf_ctx_link_event(struct perf_event *event,
 }
 
 void perf_ctx_unlink_event(struct perf_event *event,
-				  struct perf_event_context *ctx)
+			   struct perf_event_context *ctx)
 {
 	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
 		return;
