@@ -259,14 +259,7 @@ asm(".text\n"
  */
 static inline void hw_release_watchdog(void)
 {
-	int fd = open("/proc/sys/kernel/nmi_watchdog", O_WRONLY);
-	ssize_t ret;
-
-	if (fd < 0)
-		return;
-	ret = write(fd, "0", 1);
-	(void)ret;
-	close(fd);
+	write_file("/proc/sys/kernel/nmi_watchdog", "0");
 }
 
 #define HW_REQUIRE() do {						\
