@@ -2,9 +2,10 @@
 /*
  * Hardware events, x86-only cases: what the x86 PMU has and arm64's
  * PMUv3 does not (Intel's fixed counters beside the general-purpose
- * ones, RDPMC through the mmap page), and checks that only hold exactly
- * on the x86 model: the user/kernel split of one group and the position
- * of every overflow sample.  The cases shared with arm64 are in
+ * ones, RDPMC through the mmap page, the "cpu" PMU's sysfs files and
+ * its rdpmc switch), and checks that only hold exactly on the x86 model:
+ * the user/kernel split of one group and the position of every overflow
+ * sample.  The cases shared with arm64 are in
  * hwcount.c; the guest and the PMU model are described in hw_test.h.
  *
  * The model counts exactly under -icount, in both modes: user-only
@@ -471,6 +472,387 @@ TEST(x86_rdpmc_mmap_matches_read)
 		munmap(up[e], page_sz());
 		close(fd[e]);
 	}
+}
+
+/*
+ * The "cpu" PMU's sysfs directory, as stock's x86 drivers fill it on the
+ * CPU the test runs on.  perf(1) builds its event parser from format/,
+ * lists and resolves events/ (and skips what is absent there), and reads
+ * caps/ and rdpmc; every string below is what stock 6.12 prints, and
+ * which files exist follows from CPUID the way stock's init code decides
+ * it (arch/x86/events/{core,intel/core,amd/core}.c):
+ *
+ *  - Intel outside family 6 takes intel_pmu_init()'s generic path: the
+ *    architectural event map, each event hidden when CPUID.0AH EBX marks
+ *    it unavailable (ref-cycles, a pseudo-encoding for fixed counter 2,
+ *    never is); format "any" (AnyThread) from version 2 unless v5+ says
+ *    it is deprecated; caps/pmu_name "generic_arch_v1", "_v2+" or "_v5+";
+ *    freeze_on_smi, 1 by default from version 2 (intel_pmu's template).
+ *  - AMD: the Fam17h+ core driver, whose format "event" has the extended
+ *    bits 32-35, no "pc" and no "any"; the Zen1 event map; no pmu_name
+ *    and no freeze_on_smi.
+ *
+ * Family 6 Intel models get model-specific formats, events and caps
+ * (offcore_rsp, mem-loads, topdown, LBR), and other AMD generations
+ * other event maps: those are not pinned here and the test skips, as it
+ * does with PEBS (DS) or LBR in CPUID, which add caps and move
+ * max_precise.  Our QEMU's two models are on the pinned paths.
+ */
+#define X86_SYSFS_MAX	12
+
+struct sysfs_kv {
+	const char *name, *value;	/* value without the trailing newline */
+};
+
+struct x86_cpu_sysfs {
+	struct sysfs_kv format[X86_SYSFS_MAX];
+	struct sysfs_kv events[X86_SYSFS_MAX];
+	struct sysfs_kv caps[X86_SYSFS_MAX];
+	const char *freeze_on_smi;	/* NULL: no such file */
+};
+
+static void kv_add(struct sysfs_kv *kv, const char *name, const char *value)
+{
+	while (kv->name)
+		kv++;
+	kv->name = name;
+	kv->value = value;
+}
+
+static int kv_count(const struct sysfs_kv *kv)
+{
+	int n = 0;
+
+	while (kv[n].name)
+		n++;
+	return n;
+}
+
+#if defined(__x86_64__)
+#define CPUID_1_EDX_DS			(1U << 21)
+#define CPUID_7_EDX_ARCH_LBR		(1U << 19)
+#define CPUID_0A_MASK_LENGTH(eax)	(((eax) >> 24) & 0xff)
+#define CPUID_0A_EDX_ANYTHREAD_DEPR	(1U << 15)
+#define CPUID_80000022_EAX_LBR_V2	(1U << 1)
+
+/* CPUID.01H's display family and model, as the kernel computes them. */
+static void x86_family_model(unsigned int *family, unsigned int *model)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	__cpuid(1, eax, ebx, ecx, edx);
+	*family = (eax >> 8) & 0xf;
+	*model = (eax >> 4) & 0xf;
+	if (*family == 0xf)
+		*family += (eax >> 20) & 0xff;
+	if (*family >= 6)
+		*model += ((eax >> 16) & 0xf) << 4;
+}
+
+/*
+ * Fill *x for this CPU; NULL, or why stock's content is not pinned for
+ * it.  Only called once X86_REQUIRE() has seen counters in CPUID.
+ */
+static const char *x86_cpu_sysfs_expect(struct x86_cpu_sysfs *x)
+{
+	/* intel_perfmon_event_map[], with the CPUID.0AH EBX bit of each. */
+	static const struct { const char *name, *value; int ebx_bit; }
+	intel_events[] = {
+		{ "cpu-cycles", "event=0x3c", 0 },
+		{ "instructions", "event=0xc0", 1 },
+		{ "cache-references", "event=0x2e,umask=0x4f", 3 },
+		{ "cache-misses", "event=0x2e,umask=0x41", 4 },
+		{ "branch-instructions", "event=0xc4", 5 },
+		{ "branch-misses", "event=0xc5", 6 },
+		{ "bus-cycles", "event=0x3c,umask=0x01", 2 },
+		{ "ref-cycles", "event=0x00,umask=0x03", -1 },
+	};
+	static const struct sysfs_kv zen1_events[] = {
+		{ "cpu-cycles", "event=0x76" },
+		{ "instructions", "event=0xc0" },
+		{ "cache-references", "event=0x60,umask=0xff" },
+		{ "cache-misses", "event=0x64,umask=0x09" },
+		{ "branch-instructions", "event=0xc2" },
+		{ "branch-misses", "event=0xc3" },
+		{ "stalled-cycles-frontend", "event=0x87,umask=0x02" },
+		{ "stalled-cycles-backend", "event=0x87,umask=0x01" },
+	};
+	unsigned int eax, ebx, ecx, edx, family, model, version, i;
+
+	memset(x, 0, sizeof(*x));
+	x86_family_model(&family, &model);
+	/* No PEBS on either path: nothing is precise. */
+	kv_add(x->caps, "max_precise", "0");
+
+	/* hw_pmu_probe() gave Intel 0x3c for cycles, AMD 0x76. */
+	if (pmu->raw_cycles == 0x003c) {
+		if (family == 6)
+			return "Intel family 6: stock's model-specific tables";
+		__cpuid(1, eax, ebx, ecx, edx);
+		if (edx & CPUID_1_EDX_DS)
+			return "DS in CPUID: PEBS moves max_precise, adds events";
+		__cpuid_count(7, 0, eax, ebx, ecx, edx);
+		if (edx & CPUID_7_EDX_ARCH_LBR)
+			return "Arch LBR in CPUID: caps/branches not pinned";
+		__cpuid(0xa, eax, ebx, ecx, edx);
+		version = CPUID_0A_VERSION(eax);
+		if (version >= 6)
+			return "perfmon v6+: umask2/eq formats not pinned";
+		/* Fewer than 7 architectural events: no driver at all. */
+		if (CPUID_0A_MASK_LENGTH(eax) < 7)
+			return "CPUID.0AH mask length < 7: no cpu PMU at all";
+
+		kv_add(x->format, "event", "config:0-7");
+		kv_add(x->format, "umask", "config:8-15");
+		kv_add(x->format, "edge", "config:18");
+		kv_add(x->format, "pc", "config:19");
+		if (version >= 2 &&
+		    !(version >= 5 && (edx & CPUID_0A_EDX_ANYTHREAD_DEPR)))
+			kv_add(x->format, "any", "config:21");
+		kv_add(x->format, "inv", "config:23");
+		kv_add(x->format, "cmask", "config:24-31");
+
+		for (i = 0; i < ARRAY_SIZE(intel_events); i++) {
+			if (intel_events[i].ebx_bit >= 0 &&
+			    (ebx & (1U << intel_events[i].ebx_bit)))
+				continue;
+			kv_add(x->events, intel_events[i].name,
+			       intel_events[i].value);
+		}
+		kv_add(x->caps, "pmu_name", version == 1 ? "generic_arch_v1" :
+			version < 5 ? "generic_arch_v2+" : "generic_arch_v5+");
+		x->freeze_on_smi = version >= 2 ? "1" : "0";
+		return NULL;
+	}
+
+	/* AMD: X86_REQUIRE() found PerfCtrExtCore. */
+	/* X86_FEATURE_ZEN1 (arch/x86/kernel/cpu/amd.c) picks the map. */
+	if (family != 0x17 ||
+	    !(model <= 0x2f || (model >= 0x50 && model <= 0x5f)))
+		return "AMD other than Zen1: another event map";
+	if (__get_cpuid_max(0x80000000, NULL) >= 0x80000022) {
+		__cpuid(0x80000022, eax, ebx, ecx, edx);
+		if (eax & CPUID_80000022_EAX_LBR_V2)
+			return "AMD LbrExtV2 in CPUID: caps/branches not pinned";
+	}
+	kv_add(x->format, "event", "config:0-7,32-35");
+	kv_add(x->format, "umask", "config:8-15");
+	kv_add(x->format, "edge", "config:18");
+	kv_add(x->format, "inv", "config:23");
+	kv_add(x->format, "cmask", "config:24-31");
+	for (i = 0; i < ARRAY_SIZE(zen1_events); i++)
+		kv_add(x->events, zen1_events[i].name, zen1_events[i].value);
+	return NULL;
+}
+#else
+static const char *x86_cpu_sysfs_expect(struct x86_cpu_sysfs *x)
+{
+	return "x86-only";
+}
+#endif
+
+#define CPU_PMU_DIR	EVENT_SOURCE "/cpu"
+
+/* Write s to path: 0, or the errno of the failing open or write. */
+static int write_errno(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC), err;
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, s, strlen(s));
+	err = n < 0 ? errno : (n == (ssize_t)strlen(s) ? 0 : EIO);
+	close(fd);
+	return err;
+}
+
+/* A file of the cpu PMU, without its trailing newline; NULL if unreadable. */
+static const char *cpu_pmu_read(const char *file, char *buf, size_t len)
+{
+	char path[256];
+	int n;
+
+	snprintf(path, sizeof(path), CPU_PMU_DIR "/%s", file);
+	n = read_file(path, buf, len);
+	if (n <= 0 || buf[n - 1] != '\n')
+		return NULL;
+	buf[n - 1] = '\0';
+	return buf;
+}
+
+/* The current value of rdpmc or freeze_on_smi, "?" if unreadable. */
+#define RDPMC_NOW(buf)	(cpu_pmu_read("rdpmc", buf, sizeof(buf)) ?: "?")
+#define SMI_NOW(buf)	\
+	(cpu_pmu_read("freeze_on_smi", buf, sizeof(buf)) ?: "?")
+
+static int cpu_pmu_mode(const char *file)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), CPU_PMU_DIR "/%s", file);
+	return stat(path, &st) ? -1 : (int)(st.st_mode & 07777);
+}
+
+/*
+ * dir (format, events, caps) holds exactly the files of kv, each 0444
+ * and reading value plus a newline.
+ */
+static void expect_cpu_pmu_dir(struct __test_metadata *_metadata,
+			       const char *dir, const struct sysfs_kv *kv)
+{
+	char path[256], buf[256], file[128];
+	struct dirent *de;
+	int i, n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), CPU_PMU_DIR "/%s", dir);
+	d = opendir(path);
+	ASSERT_NE(NULL, d) TH_LOG("%s: %s", path, strerror(errno));
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		n++;
+		for (i = 0; kv[i].name; i++)
+			if (!strcmp(kv[i].name, de->d_name))
+				break;
+		EXPECT_NE(NULL, kv[i].name)
+			TH_LOG("%s/%s: stock has no such file here", dir,
+			       de->d_name);
+	}
+	closedir(d);
+	EXPECT_EQ(kv_count(kv), n) TH_LOG("%s/ has %d files", dir, n);
+	for (i = 0; kv[i].name; i++) {
+		snprintf(file, sizeof(file), "%s/%s", dir, kv[i].name);
+		if (!cpu_pmu_read(file, buf, sizeof(buf))) {
+			EXPECT_TRUE(0) TH_LOG("%s missing or without newline",
+					      file);
+			continue;
+		}
+		EXPECT_STREQ(kv[i].value, buf) TH_LOG("%s", file);
+		EXPECT_EQ(0444, cpu_pmu_mode(file)) TH_LOG("%s", file);
+	}
+}
+
+/*
+ * cap_user_rdpmc of a user instructions event opened now: the driver
+ * decides at event init from the rdpmc setting of the moment.  -1 on
+ * failure.
+ */
+static int new_event_user_rdpmc(void)
+{
+	struct perf_event_mmap_page *up;
+	int fd, cap;
+
+	fd = open_hw_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1,
+			  -1);
+	if (fd < 0)
+		return -1;
+	up = map_user_page(fd);
+	if (!up) {
+		close(fd);
+		return -1;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	cap = up->cap_user_rdpmc;
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	munmap(up, page_sz());
+	close(fd);
+	return cap;
+}
+
+/*
+ * The cpu PMU's sysfs content (see above), and its rdpmc file: root-only
+ * (0600), "1" at boot (RDPMC for self-monitoring events that are
+ * mmapped), and it takes 0 (never: cap_user_rdpmc is 0 for new events),
+ * 1 and 2 (always, even without an event), parsed by kstrtoul() base 0;
+ * anything above 2 is EINVAL, an unparsable value kstrtoul's EINVAL or
+ * ERANGE, and the setting is left as it was.  Intel's freeze_on_smi
+ * likewise takes 0 and 1 only.  Between the first write and the restore
+ * there are EXPECTs only, so the defaults always come back.
+ */
+TEST(x86_cpu_pmu_sysfs)
+{
+	static const char *const top[] = {
+		"caps", "events", "format", "perf_event_mux_interval_ms",
+		"rdpmc", "subsystem", "type", "uevent",
+	};
+	const char *rdpmc = CPU_PMU_DIR "/rdpmc";
+	const char *smi = CPU_PMU_DIR "/freeze_on_smi";
+	struct x86_cpu_sysfs x;
+	struct dirent *de;
+	const char *why;
+	char buf[64], smi_saved[64];
+	int i, n, known;
+	DIR *d;
+
+	X86_REQUIRE();
+	why = x86_cpu_sysfs_expect(&x);
+	if (why)
+		SKIP(return, "stock's cpu PMU sysfs not pinned here: %s", why);
+
+	/* Nothing beside the common PMU files but rdpmc (and Intel's SMI). */
+	d = opendir(CPU_PMU_DIR);
+	ASSERT_NE(NULL, d) TH_LOG("no cpu PMU in sysfs");
+	n = 0;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		n++;
+		known = x.freeze_on_smi && !strcmp(de->d_name, "freeze_on_smi");
+		for (i = 0; i < (int)ARRAY_SIZE(top); i++)
+			known |= !strcmp(top[i], de->d_name);
+		EXPECT_TRUE(known) TH_LOG("cpu/%s: stock has no such file",
+					  de->d_name);
+	}
+	closedir(d);
+	EXPECT_EQ((int)ARRAY_SIZE(top) + !!x.freeze_on_smi, n);
+	ASSERT_NE(NULL, cpu_pmu_read("type", buf, sizeof(buf)));
+	EXPECT_STREQ("4", buf);		/* PERF_TYPE_RAW */
+
+	expect_cpu_pmu_dir(_metadata, "format", x.format);
+	expect_cpu_pmu_dir(_metadata, "events", x.events);
+	expect_cpu_pmu_dir(_metadata, "caps", x.caps);
+
+	EXPECT_EQ(0600, cpu_pmu_mode("rdpmc"));
+	ASSERT_NE(NULL, cpu_pmu_read("rdpmc", buf, sizeof(buf)));
+	ASSERT_STREQ("1", buf);
+	ASSERT_EQ(1, new_event_user_rdpmc());
+
+	EXPECT_EQ(0, write_errno(rdpmc, "0"));
+	EXPECT_STREQ("0", RDPMC_NOW(buf));
+	EXPECT_EQ(0, new_event_user_rdpmc());
+	EXPECT_EQ(0, write_errno(rdpmc, "2"));
+	EXPECT_STREQ("2", RDPMC_NOW(buf));
+	EXPECT_EQ(1, new_event_user_rdpmc());
+	EXPECT_EQ(0, write_errno(rdpmc, "1"));
+	EXPECT_STREQ("1", RDPMC_NOW(buf));
+	EXPECT_EQ(0, write_errno(rdpmc, "0x2"));
+	EXPECT_STREQ("2", RDPMC_NOW(buf));
+	EXPECT_EQ(EINVAL, write_errno(rdpmc, "3"));
+	EXPECT_EQ(EINVAL, write_errno(rdpmc, "-1"));
+	EXPECT_EQ(EINVAL, write_errno(rdpmc, "one"));
+	EXPECT_EQ(ERANGE, write_errno(rdpmc, "18446744073709551616"));
+	EXPECT_STREQ("2", RDPMC_NOW(buf));
+
+	if (x.freeze_on_smi &&
+	    cpu_pmu_read("freeze_on_smi", smi_saved, sizeof(smi_saved))) {
+		EXPECT_EQ(0644, cpu_pmu_mode("freeze_on_smi"));
+		EXPECT_STREQ(x.freeze_on_smi, smi_saved);
+		EXPECT_EQ(0, write_errno(smi, "0"));
+		EXPECT_STREQ("0", SMI_NOW(buf));
+		EXPECT_EQ(0, write_errno(smi, "1"));
+		EXPECT_STREQ("1", SMI_NOW(buf));
+		EXPECT_EQ(EINVAL, write_errno(smi, "2"));
+		EXPECT_STREQ("1", SMI_NOW(buf));
+		EXPECT_EQ(0, write_errno(smi, smi_saved));
+	} else if (x.freeze_on_smi) {
+		EXPECT_TRUE(0) TH_LOG("freeze_on_smi unreadable");
+	}
+
+	EXPECT_EQ(0, write_errno(rdpmc, "1"));
+	ASSERT_STREQ("1", RDPMC_NOW(buf));
 }
 
 TEST_HARNESS_MAIN
