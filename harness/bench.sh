@@ -30,7 +30,9 @@ tsv, out, ver = sys.argv[1:4]
 rows = {}
 for line in open(tsv):
     arch, kernel, name, value, unit = line.rstrip('\n').split('\t')
-    rows.setdefault((arch, name), {'unit': unit})[kernel] = float(value)
+    # n/a: the scenario could not run there (no hardware PMU).
+    rows.setdefault((arch, name), {'unit': unit})[kernel] = \
+        None if value == 'n/a' else float(value)
 table = []
 print(f"{'arch':8} {'benchmark':24} {'stock':>12} {'ours':>12} {'unit':8} {'ours/stock':>10}")
 for (arch, name), r in rows.items():
@@ -38,8 +40,9 @@ for (arch, name), r in rows.items():
     ratio = (o / s) if s and o is not None else None
     table.append({'arch': arch, 'benchmark': name, 'unit': r['unit'],
                   'stock': s, 'ours': o, 'ratio': ratio})
-    fmt = lambda v: f'{v:12.1f}' if v is not None else f"{'-':>12}"
-    print(f"{arch:8} {name:24} {fmt(s)} {fmt(o)} {r['unit']:8} "
+    fmt = lambda k: (f"{'-':>12}" if k not in r else
+                     f"{'n/a':>12}" if r[k] is None else f'{r[k]:12.1f}')
+    print(f"{arch:8} {name:24} {fmt('stock')} {fmt('ours')} {r['unit']:8} "
           f"{(f'{ratio:10.2f}' if ratio is not None else '         -')}")
 json.dump({'linux': ver, 'results': table}, open(out, 'w'), indent=1)
 print(f'written to {out}')

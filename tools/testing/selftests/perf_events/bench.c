@@ -11,16 +11,37 @@
  * where value is the mean cost in nanoseconds (CLOCK_MONOTONIC, i.e. guest
  * time: under QEMU -icount that is deterministic) per operation, except
  * rb_throughput which is MB/s of sample records written and consumed.
- * With a name argument only that benchmark runs.  BENCH_MS (environment)
- * sets the time each benchmark aims to measure for (default 200 ms).
+ * A benchmark that needs what this machine or kernel does not have (the
+ * hw_ ones without a hardware PMU) prints "n/a" as its value, says why on
+ * stderr, and is not a failure.
+ *
+ * Arguments select what runs: a benchmark's name, "hw" (every hw_
+ * benchmark: hardware events) or "sw" (all the others); none runs all.
+ * BENCH_MS (environment) sets the time each benchmark aims to measure for
+ * (default 200 ms).
  *
  * The whole process is pinned to CPU 0 so that ping-pong partners share
  * a CPU and every run sees the same scheduling.
  */
 #include "perf_test.h"
+#include "hw_test.h"
 
 static long target_ns = 200 * 1000000L;
 static int failed;
+
+/*
+ * What a run() returns when the benchmark cannot run here (no hardware
+ * PMU, no user RDPMC); na_why says why.
+ */
+#define NOT_AVAILABLE	(-2.0)
+static char na_why[160];
+
+static double not_available(const char *what, int err)
+{
+	snprintf(na_why, sizeof(na_why), "%s%s%s", what, err ? ": " : "",
+		 err ? strerror(err) : "");
+	return NOT_AVAILABLE;
+}
 
 static __u64 now_ns(void)
 {
@@ -51,8 +72,9 @@ static double measure(run_fn run, long arg, long n0)
 	__u64 t0;
 
 	/* Warm-up: caches, page tables, first-time allocations. */
-	if (run(n0 > 4 ? n0 / 4 : 1, arg) < 0)
-		return -1;
+	t = run(n0 > 4 ? n0 / 4 : 1, arg);
+	if (t < 0)
+		return t;
 	/*
 	 * Stop on the time actually spent (run() may report less than it
 	 * took, e.g. a difference against a baseline).
@@ -61,7 +83,7 @@ static double measure(run_fn run, long arg, long n0)
 		t0 = now_ns();
 		t = run(n, arg);
 		if (t < 0)
-			return -1;
+			return t;
 		spent += now_ns() - t0;
 		total += t;
 		ops += n;
@@ -74,18 +96,51 @@ static double measure(run_fn run, long arg, long n0)
 /* ---- context-switch ping-pong --------------------------------------- */
 
 /*
+ * Events a ping-pong task opens on itself: nev of them, the i-th by
+ * opener(i), into fds[]; 0, or -1 with errno set (and none left open).
+ */
+typedef int (*open_fn)(int i);
+
+static int open_events(int *fds, int nev, open_fn opener)
+{
+	int i, err;
+
+	for (i = 0; i < nev; i++) {
+		fds[i] = opener(i);
+		if (fds[i] < 0) {
+			err = errno;
+			while (i--)
+				close(fds[i]);
+			errno = err;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void close_events(int *fds, int nev)
+{
+	while (nev--)
+		close(fds[nev]);
+}
+
+/*
  * Pipe ping-pong between this process (the pinger) and a child, both on
  * CPU 0: one operation is one round trip (two context switches).  nev
- * enabled per-task software events of type config are open on the
- * pinger only.
+ * events, the i-th opened by opener(i), are open on the pinger and, with
+ * both, each task has nev of its own.  Returns the ns of the n round
+ * trips, or -1 with errno set if the pinger's events did not open.
  */
-static double pingpong(long n, int nev, __u64 config)
+static double pingpong(long n, int nev, open_fn opener, int both)
 {
-	int p1[2], p2[2], *fds = NULL, i;
+	int p1[2], p2[2], *fds, i;
 	__u64 t0, t1;
 	pid_t pid;
 	char c = 0;
 
+	fds = calloc(nev ? nev : 1, sizeof(*fds));
+	if (!fds)
+		die("calloc");
 	if (pipe(p1) || pipe(p2))
 		die("pipe");
 	pid = fork();
@@ -94,6 +149,12 @@ static double pingpong(long n, int nev, __u64 config)
 	if (pid == 0) {
 		close(p1[1]);
 		close(p2[0]);
+		if (both && nev && open_events(fds, nev, opener)) {
+			/* The pinger's next write fails (SIGPIPE). */
+			fprintf(stderr, "bench: ping-pong child: perf_event_open: %s\n",
+				strerror(errno));
+			_exit(1);
+		}
 		while (read(p1[0], &c, 1) == 1)
 			if (write(p2[1], &c, 1) != 1)
 				break;
@@ -102,13 +163,15 @@ static double pingpong(long n, int nev, __u64 config)
 	close(p1[0]);
 	close(p2[1]);
 
-	if (nev) {
-		fds = calloc(nev, sizeof(*fds));
-		for (i = 0; i < nev; i++) {
-			fds[i] = open_sw(config, 0, -1);
-			if (fds[i] < 0)
-				die("perf_event_open (ping-pong)");
-		}
+	if (nev && open_events(fds, nev, opener)) {
+		int err = errno;
+
+		close(p1[1]);	/* the child sees EOF and exits */
+		close(p2[0]);
+		waitpid(pid, NULL, 0);
+		free(fds);
+		errno = err;
+		return -1;
 	}
 	for (i = 0; i < 8; i++) {	/* let both sides settle */
 		if (write(p1[1], &c, 1) != 1 || read(p2[0], &c, 1) != 1)
@@ -121,8 +184,7 @@ static double pingpong(long n, int nev, __u64 config)
 	}
 	t1 = now_ns();
 
-	for (i = 0; i < nev; i++)
-		close(fds[i]);
+	close_events(fds, nev);
 	free(fds);
 	close(p1[1]);
 	close(p2[0]);
@@ -130,10 +192,29 @@ static double pingpong(long n, int nev, __u64 config)
 	return (double)(t1 - t0);
 }
 
+static int open_ctxsw(int i)
+{
+	return open_sw(PERF_COUNT_SW_CONTEXT_SWITCHES, 0, -1);
+}
+
+static int open_migrations(int i)
+{
+	return open_sw(PERF_COUNT_SW_CPU_MIGRATIONS, 0, -1);
+}
+
+static double sw_pingpong(long n, int nev, open_fn opener)
+{
+	double t = pingpong(n, nev, opener, 0);
+
+	if (t < 0)
+		die("perf_event_open (ping-pong)");
+	return t;
+}
+
 /* Per-task context-switch events: they count on every switch. */
 static double run_ctxsw(long n, long nev)
 {
-	return pingpong(n, nev, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	return sw_pingpong(n, nev, open_ctxsw);
 }
 
 /*
@@ -143,7 +224,7 @@ static double run_ctxsw(long n, long nev)
  */
 static double run_sched_in(long n, long nev)
 {
-	return pingpong(n, nev, PERF_COUNT_SW_CPU_MIGRATIONS);
+	return sw_pingpong(n, nev, open_migrations);
 }
 
 /* ---- read() ----------------------------------------------------------- */
@@ -419,6 +500,326 @@ static double run_rb_throughput(long n, long arg)
 	return (double)(t1 - t0);
 }
 
+/* ---- hardware events ------------------------------------------------- */
+
+/*
+ * The hw_ benchmarks: hardware counters, as perf stat, perf record and
+ * self-monitoring programs use them.  The harness runs them on x86_64
+ * under our QEMU's intel PMU model (-icount shift=0: architectural
+ * perfmon v2, counting each vCPU's instructions exactly, see hw_test.h)
+ * and on arm64's PMUv3.  Without a hardware PMU, in CPUID (x86) or in
+ * the kernel (no counter driver: PERF_TYPE_HARDWARE fails with ENOENT),
+ * they report n/a.
+ */
+static const char *hw_absent_why;
+
+/* Whether hardware events are out of the question here (see na_why). */
+static int hw_absent(void)
+{
+	static int probed;
+
+	if (!probed) {
+		probed = 1;
+		hw_absent_why = hw_pmu_probe()->absent;
+		/*
+		 * As in the hardware tests (hw_test.h): the perf NMI
+		 * watchdog (x86's HARDLOCKUP_DETECTOR_PERF) holds a cycles
+		 * counter on every CPU and takes an NMI now and then; a
+		 * perf user turns it off to have every counter, and so do
+		 * we.  A kernel that cannot drive it refuses the write.
+		 */
+		if (!hw_absent_why)
+			write_file("/proc/sys/kernel/nmi_watchdog", "0");
+	}
+	if (hw_absent_why)
+		not_available(hw_absent_why, 0);
+	return hw_absent_why != NULL;
+}
+
+/*
+ * A hardware open failed: n/a if the kernel has no PMU for it (no
+ * counter driver, or the event is not one this PMU has), fatal otherwise.
+ */
+static double hw_open_failed(const char *what)
+{
+	int err = errno;
+
+	if (err == ENOENT || err == ENODEV || err == EOPNOTSUPP)
+		return not_available("perf_event_open(PERF_TYPE_HARDWARE)", err);
+	errno = err;
+	die(what);
+	return -1;
+}
+
+/* A counting PERF_TYPE_HARDWARE event on this task. */
+static int hw_open(__u64 config, int disabled, int user_only)
+{
+	struct perf_event_attr attr;
+
+	attr_hw(&attr, PERF_TYPE_HARDWARE, config);
+	attr.disabled = disabled;
+	attr.exclude_kernel = user_only;
+	attr.exclude_hv = user_only;
+	return sys_perf_event_open(&attr, 0, -1, -1, 0);
+}
+
+/* read() of one counting instructions event of this task, on the PMU. */
+static double run_hw_read_1(long n, long arg)
+{
+	__u64 v, t0, t1;
+	long i;
+	int fd;
+
+	if (hw_absent())
+		return NOT_AVAILABLE;
+	fd = hw_open(PERF_COUNT_HW_INSTRUCTIONS, 0, 0);
+	if (fd < 0)
+		return hw_open_failed("perf_event_open (hw_read_1)");
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		if (read(fd, &v, sizeof(v)) != sizeof(v))
+			die("read");
+	t1 = now_ns();
+	close(fd);
+	return (double)(t1 - t0);
+}
+
+#if defined(__x86_64__)
+static inline __u64 rdpmc(unsigned int counter)
+{
+	unsigned int lo, hi;
+
+	asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (counter));
+	return lo | (__u64)hi << 32;
+}
+
+#define barrier()	asm volatile("" ::: "memory")
+
+/*
+ * The self-monitoring read of include/uapi/linux/perf_event.h, as
+ * written there: under the page's seqlock, offset plus the
+ * sign-extended counter RDPMC reads at index - 1.
+ */
+static inline __u64 mmap_read_self(volatile struct perf_event_mmap_page *pc)
+{
+	__u32 seq, idx, width;
+	__u64 count, pmc;
+
+	do {
+		seq = pc->lock;
+		barrier();
+		idx = pc->index;
+		count = pc->offset;
+		if (pc->cap_user_rdpmc && idx) {
+			width = pc->pmc_width;
+			pmc = rdpmc(idx - 1);
+			pmc <<= 64 - width;
+			count += (__u64)((__s64)pmc >> (64 - width));
+		}
+		barrier();
+	} while (pc->lock != seq);
+	return count;
+}
+
+/*
+ * One user-only instructions event of this task read from user space
+ * with RDPMC through its mmap page: the kernel is not involved, so this
+ * is the cost of the read sequence (and of whatever the kernel does to
+ * the page or the counter meanwhile: a retry, a tick).
+ */
+static double run_hw_rdpmc(long n, long arg)
+{
+	struct perf_event_mmap_page *pc;
+	volatile __u64 sink = 0;
+	__u64 t0, t1;
+	long i;
+	int fd;
+
+	if (hw_absent())
+		return NOT_AVAILABLE;
+	fd = hw_open(PERF_COUNT_HW_INSTRUCTIONS, 1, 1);
+	if (fd < 0)
+		return hw_open_failed("perf_event_open (hw_rdpmc)");
+	pc = perf_rb_mmap(fd, 0, PROT_READ);
+	if (!pc)
+		die("mmap (hw_rdpmc user page)");
+	/* Enabled once mapped: scheduling it in fills the page. */
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	if (!pc->cap_user_rdpmc || !pc->index) {
+		munmap(pc, page_size);
+		close(fd);
+		return not_available("no user RDPMC (cap_user_rdpmc or index 0)", 0);
+	}
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		sink += mmap_read_self(pc);
+	t1 = now_ns();
+	munmap(pc, page_size);
+	close(fd);
+	(void)sink;
+	return (double)(t1 - t0);
+}
+#endif
+
+/*
+ * Context switches of two tasks with 4 hardware counting events each
+ * (instructions and cycles, alternately, user and kernel: on Intel fixed
+ * counters 0 and 1 and two general-purpose ones, on arm64 the cycle
+ * counter and event counters), every switch taking 4 off the PMU and
+ * putting 4 on: the ping-pong with those events minus the same ping-pong
+ * without any, per round trip.  Each task's events are its own (not
+ * inherited), so no context is swapped whole.
+ */
+static int open_hw_counting(int i)
+{
+	return hw_open(i & 1 ? PERF_COUNT_HW_CPU_CYCLES :
+		       PERF_COUNT_HW_INSTRUCTIONS, 0, 0);
+}
+
+static double run_hw_ctxsw(long n, long nev)
+{
+	double base, with;
+
+	if (hw_absent())
+		return NOT_AVAILABLE;
+	base = pingpong(n, 0, NULL, 0);
+	with = pingpong(n, nev, open_hw_counting, 1);
+	if (with < 0)
+		return hw_open_failed("perf_event_open (hw_ctxsw)");
+	return with > base ? with - base : 0;
+}
+
+/*
+ * Sampling: a user-only instructions event with sample_period
+ * PMI_PERIOD (IP, TID, TIME and PERIOD, as perf record writes) over a
+ * user loop, one PMI and one sample record every PMI_PERIOD loop
+ * instructions.  One operation is one sample: (loop time with the
+ * event - the same loop without it) / samples written.  The ring buffer
+ * is drained between chunks of PMI_CHUNK samples, outside the timing.
+ *
+ * At this rate (100,000 samples a second of guest time) the kernel's
+ * interrupt throttling would decide what is measured: the default
+ * perf_event_max_sample_rate allows 400 samples a tick, about what the
+ * loop makes, and perf_cpu_time_max_percent lowers it as soon as the
+ * PMIs take over 25% of the CPU.  So the benchmark raises the rate and
+ * turns the dynamic limit off (the kernel logs "Dynamic interrupt
+ * throttling disabled"), as one does to sample at a high rate, and puts
+ * both back when bench exits.
+ */
+#define PMI_PERIOD	10000
+#define PMI_CHUNK	256
+#define PMI_PAGES	16	/* 64 KiB: 1600 records of 40 bytes */
+
+#define MAX_RATE_PATH	"/proc/sys/kernel/perf_event_max_sample_rate"
+#define CPU_PCT_PATH	"/proc/sys/kernel/perf_cpu_time_max_percent"
+
+static long saved_rate = LONG_MIN, saved_pct = LONG_MIN;
+
+static void restore_throttling(void)
+{
+	/* The rate can only be written with the dynamic limit on. */
+	if (saved_pct != LONG_MIN)
+		write_long(CPU_PCT_PATH, saved_pct);
+	if (saved_rate != LONG_MIN)
+		write_long(MAX_RATE_PATH, saved_rate);
+}
+
+static void no_throttling(void)
+{
+	if (saved_rate != LONG_MIN || saved_pct != LONG_MIN)
+		return;
+	saved_rate = read_long(MAX_RATE_PATH);
+	saved_pct = read_long(CPU_PCT_PATH);
+	atexit(restore_throttling);
+	if (write_long(MAX_RATE_PATH, 1000000) ||
+	    write_long(CPU_PCT_PATH, 0))
+		fprintf(stderr, "bench: hw_sample_pmi: cannot turn throttling off\n");
+}
+
+struct pmi_tally {
+	long samples, throttles, lost;
+};
+
+/* Count and hand back every record written so far. */
+static void pmi_drain(struct perf_event_mmap_page *mp, struct pmi_tally *t)
+{
+	const char *data = (const char *)mp + page_size;
+	__u64 head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	__u64 tail = mp->data_tail;
+	const __u64 size = PMI_PAGES * page_size;
+
+	while (tail < head) {
+		const struct perf_event_header *h =
+			(const void *)(data + (tail % size));
+
+		if (!h->size)
+			break;
+		if (h->type == PERF_RECORD_SAMPLE)
+			t->samples++;
+		else if (h->type == PERF_RECORD_THROTTLE)
+			t->throttles++;
+		else if (h->type == PERF_RECORD_LOST)
+			t->lost++;
+		tail += h->size;
+	}
+	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static double run_hw_sample_pmi(long n, long arg)
+{
+	const unsigned long loop = PMI_CHUNK * PMI_PERIOD / LOOP_K;
+	struct perf_event_mmap_page *mp;
+	struct perf_event_attr attr;
+	struct pmi_tally tally = { 0 };
+	long c, chunks = (n + PMI_CHUNK - 1) / PMI_CHUNK;
+	double base = 0, with = 0;
+	__u64 t0;
+	int fd;
+
+	if (hw_absent())
+		return NOT_AVAILABLE;
+	no_throttling();
+	for (c = 0; c < chunks; c++) {
+		t0 = now_ns();
+		hwc_loop(loop);
+		base += now_ns() - t0;
+	}
+
+	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.sample_period = PMI_PERIOD;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return hw_open_failed("perf_event_open (hw_sample_pmi)");
+	mp = perf_rb_mmap(fd, PMI_PAGES, PROT_READ | PROT_WRITE);
+	if (!mp)
+		die("mmap (hw_sample_pmi ring buffer)");
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (c = 0; c < chunks; c++) {
+		t0 = now_ns();
+		hwc_loop(loop);
+		with += now_ns() - t0;
+		pmi_drain(mp, &tally);
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	pmi_drain(mp, &tally);
+	munmap(mp, (1 + PMI_PAGES) * page_size);
+	close(fd);
+
+	if (!tally.samples) {
+		fprintf(stderr, "bench: hw_sample_pmi: no samples\n");
+		return -1;
+	}
+	if (tally.throttles || tally.lost)
+		fprintf(stderr, "bench: hw_sample_pmi: %ld throttle and %ld lost records in %ld samples\n",
+			tally.throttles, tally.lost, tally.samples);
+	/* Per sample, in measure()'s terms of n operations. */
+	return with > base ? (with - base) * n / tally.samples : 0;
+}
+
 /* ---- driver ----------------------------------------------------------- */
 
 enum kind { NS_PER_OP, MB_PER_S };
@@ -443,6 +844,13 @@ static const struct bench {
 	{ "sched_in_1",		run_sched_in,		1,	64,	NS_PER_OP },
 	{ "sched_in_16",	run_sched_in,		16,	64,	NS_PER_OP },
 	{ "sched_in_256",	run_sched_in,		256,	16,	NS_PER_OP },
+	/* Hardware events ("hw"); n/a where there is no PMU. */
+	{ "hw_read_1",		run_hw_read_1,		0,	256,	NS_PER_OP },
+#if defined(__x86_64__)
+	{ "hw_rdpmc",		run_hw_rdpmc,		0,	1024,	NS_PER_OP },
+#endif
+	{ "hw_ctxsw_4",		run_hw_ctxsw,		4,	64,	NS_PER_OP },
+	{ "hw_sample_pmi",	run_hw_sample_pmi,	0,	PMI_CHUNK, NS_PER_OP },
 };
 
 static void run_bench(const struct bench *b)
@@ -451,7 +859,15 @@ static void run_bench(const struct bench *b)
 
 	rb_bytes = 0;
 	rb_ns = 0;
+	na_why[0] = 0;
 	v = measure(b->run, b->arg, b->n0);
+	if (v == NOT_AVAILABLE) {
+		fprintf(stderr, "bench: %s: n/a: %s\n", b->name, na_why);
+		printf("BENCH %s n/a %s\n", b->name,
+		       b->kind == MB_PER_S ? "MB/s" : "ns");
+		fflush(stdout);
+		return;
+	}
 	if (v < 0) {
 		printf("BENCH %s error -\n", b->name);
 		failed = 1;
@@ -467,32 +883,52 @@ static void run_bench(const struct bench *b)
 	fflush(stdout);
 }
 
+/* Whether argument sel (a name, "hw" or "sw") selects b. */
+static int selects(const char *sel, const struct bench *b)
+{
+	int hw = !strncmp(b->name, "hw_", 3);
+
+	if (!strcmp(sel, "hw"))
+		return hw;
+	if (!strcmp(sel, "sw"))
+		return !hw;
+	return !strcmp(sel, b->name);
+}
+
 int main(int argc, char **argv)
 {
-	const char *only = argc > 1 ? argv[1] : NULL;
 	const char *env = getenv("BENCH_MS");
-	size_t i;
-	int ran = 0;
+	size_t i, nb = sizeof(benches) / sizeof(benches[0]);
+	int a, ran = 0;
 
 	if (env && atol(env) > 0)
 		target_ns = atol(env) * 1000000L;
 	page_size = sysconf(_SC_PAGESIZE);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (a = 1; a < argc; a++) {
+		for (i = 0; i < nb; i++)
+			if (selects(argv[a], &benches[i]))
+				break;
+		if (i == nb) {
+			fprintf(stderr, "bench: unknown benchmark '%s'; hw, sw or one of:",
+				argv[a]);
+			for (i = 0; i < nb; i++)
+				fprintf(stderr, " %s", benches[i].name);
+			fprintf(stderr, "\n");
+			return 2;
+		}
+	}
 	if (pin_to_cpu(0))
 		die("sched_setaffinity");
 
-	for (i = 0; i < sizeof(benches) / sizeof(benches[0]); i++) {
-		if (only && strcmp(only, benches[i].name))
+	for (i = 0; i < nb; i++) {
+		for (a = 1; a < argc; a++)
+			if (selects(argv[a], &benches[i]))
+				break;
+		if (argc > 1 && a == argc)
 			continue;
 		run_bench(&benches[i]);
 		ran++;
 	}
-	if (only && !ran) {
-		fprintf(stderr, "bench: unknown benchmark '%s'; one of:", only);
-		for (i = 0; i < sizeof(benches) / sizeof(benches[0]); i++)
-			fprintf(stderr, " %s", benches[i].name);
-		fprintf(stderr, "\n");
-		return 2;
-	}
-	return failed;
+	return failed || !ran;
 }

@@ -34,6 +34,7 @@
 #define HW_TEST_H
 
 #include <dirent.h>
+#include <stdbool.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
 #endif
