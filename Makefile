@@ -2,7 +2,7 @@
 #
 #   make run     [ARCH=x86_64|arm64] [KERNEL=ours|stock]
 #   make check   [ARCH=x86_64|arm64] [KERNEL=ours|stock] [DEBUG=1] [TESTS="attr read"]
-#   make bench   [ARCH=x86_64|arm64]
+#   make bench   [ARCH=x86_64|arm64] [BENCH="hw"|"sw"|names]
 #   make compat  [ARCH=x86_64|arm64]     distribution-like build, stock and ours
 #   make compat-files [ARCH=...]         Debian's configs, file by file
 #   make patches
@@ -14,7 +14,7 @@
 ARCHES	:= $(if $(ARCH),$(ARCH),x86_64 arm64)
 KERNEL	?= ours
 DEBUG	?= 0
-export KERNEL DEBUG TESTS
+export KERNEL DEBUG TESTS BENCH
 
 .PHONY: all run check bench compat compat-files patches deps kernel suite clean distclean
 

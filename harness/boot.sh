@@ -81,6 +81,10 @@ append="panic=-1 oops=panic perfcore.mode=$mode"
 # stock and ours).
 [ "$mode" = check ] && [ "$ARCH" = x86_64 ] && [ "$PMU_MODEL" = none ] &&
 	append+=" nohz_full=1"
+# BENCH_SEL: what a bench job runs (bench's arguments: names, hw, sw),
+# set by bench.sh per boot; all of it when empty.
+[ "$mode" = bench ] && [ -n "${BENCH_SEL:-}" ] &&
+	append+=" perfcore.bench=$(echo $BENCH_SEL | tr ' ' ,)"
 # KERNEL_APPEND: more kernel parameters for one-off investigations.
 [ -n "${KERNEL_APPEND:-}" ] && append+=" $KERNEL_APPEND"
 case "$ARCH" in
