@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfcore: the x86 core counter framework, shared by its files and the
+ * Intel and AMD drivers.  counters.c says which file does what.
+ *
+ * Counters are numbered as the rest of the kernel numbers them (KVM,
+ * <asm/perf_event.h>): general-purpose counter i is index i, Intel's
+ * fixed counter i is index INTEL_PMC_IDX_FIXED + i.  A mask of counters
+ * is a u64 with one bit per index.
+ */
+#ifndef ARCH_X86_EVENTS_COUNTERS_H
+#define ARCH_X86_EVENTS_COUNTERS_H
+
+#include <linux/perf_event.h>
+#include <linux/types.h>
+
+#include <asm/perf_event.h>
+
+#include "perf_event.h"		/* struct event_constraint, perf_assign_events() */
+
+#define X86C_GP_MASK		GENMASK_ULL(INTEL_PMC_IDX_FIXED - 1, 0)
+#define X86C_MAX_GP		8	/* general-purpose counters we drive */
+#define X86C_MAX_FIXED		4	/* fixed counters we drive */
+#define X86C_MAX_EVENTS		(X86C_MAX_GP + X86C_MAX_FIXED)
+
+static inline bool x86c_is_fixed(int idx)
+{
+	return idx >= INTEL_PMC_IDX_FIXED;
+}
+
+/**
+ * struct x86c_hw_ops - the framework's only access to the hardware
+ * @read_msr: read a model-specific register
+ * @write_msr: write one
+ * @read_pmc: read a counter with RDPMC, @ecx as the instruction takes it
+ *
+ * The native table uses the instructions; a KUnit model supplies a
+ * register file of its own, so that the drivers' logic runs unchanged
+ * against it.
+ */
+struct x86c_hw_ops {
+	u64	(*read_msr)(u32 msr);
+	void	(*write_msr)(u32 msr, u64 val);
+	u64	(*read_pmc)(u32 ecx);
+};
+
+extern const struct x86c_hw_ops x86c_native_hw;
+
+struct x86c_pmu;
+struct x86c_cpu;
+
+/**
+ * struct x86c_vendor - what differs between Intel and AMD
+ * @name: for the boot log
+ * @global_ctrl: one register switches every counter on and off (Intel
+ *	v2 and later, AMD PerfMonV2); without it enable_all and
+ *	disable_all touch each running counter
+ * @hw_config: vendor checks and bits of a new event's control value
+ *	(hwc->config already has INT, USR, OS and the event code); 0 or
+ *	a negative errno
+ * @program: load a counter's control with the counter enabled
+ * @unprogram: clear a counter's control
+ * @enable_all: let the programmed counters count (end of a pmu_disable)
+ * @disable_all: stop every counter at once as far as the vendor can
+ * @overflowed: the counters whose overflow is pending, among @running
+ * @ack: clear the overflow state of @mask
+ * @cpu_starting: reset a CPU's counters as it comes up (optional)
+ * @pmi_sample: add vendor data to a PMI's sample (optional; LBR, PEBS)
+ *
+ * Every callback runs with interrupts off on the CPU whose counters it
+ * touches, and reaches the hardware only through @p->hw.
+ */
+struct x86c_vendor {
+	const char	*name;
+	bool		global_ctrl;
+	int	(*hw_config)(struct x86c_pmu *p, struct perf_event *event);
+	void	(*program)(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx,
+			   u64 config);
+	void	(*unprogram)(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx);
+	void	(*enable_all)(struct x86c_pmu *p, struct x86c_cpu *cpu);
+	void	(*disable_all)(struct x86c_pmu *p, struct x86c_cpu *cpu);
+	u64	(*overflowed)(struct x86c_pmu *p, struct x86c_cpu *cpu);
+	void	(*ack)(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask);
+	void	(*cpu_starting)(struct x86c_pmu *p, struct x86c_cpu *cpu);
+	void	(*pmi_sample)(struct x86c_pmu *p, struct perf_event *event,
+			      struct perf_sample_data *data);
+};
+
+/**
+ * struct x86c_cpu - one CPU's counters
+ * @disabled: between pmu_disable and pmu_enable: nothing counts
+ * @moved: some event's counter in @assign is not yet programmed: the
+ *	next pmu_enable programs it
+ * @txn: an add transaction is open
+ * @nr: events on this CPU's counters or on their way, in @events
+ * @placed: how many of the first @events have a counter in @assign
+ *	(all but those of an open transaction)
+ * @events: the events, in the order they were added
+ * @constraint: the counters each may use
+ * @assign: the counter each gets
+ * @owner: the event programmed on each counter, or NULL
+ * @owned: the counters that have an owner
+ * @running: counters that are programmed and started
+ * @fixed_ctrl: Intel: IA32_FIXED_CTR_CTRL as last written
+ * @used_ever: counters that held an event since their counts were last
+ *	cleared for a task allowed RDPMC
+ * @nmi_window_end: jiffies until which an NMI nobody claims is taken as
+ *	a late PMI of ours (AMD)
+ * @guest_msr: Intel: what perf_guest_get_msrs() returns
+ *
+ * Only its CPU touches it, with interrupts off (the PMI included).
+ */
+struct x86c_cpu {
+	bool			disabled;
+	bool			moved;
+	bool			txn;
+	int			nr;
+	int			placed;
+	struct perf_event	*events[X86C_MAX_EVENTS];
+	struct event_constraint	*constraint[X86C_MAX_EVENTS];
+	int			assign[X86C_MAX_EVENTS];
+	struct perf_event	*owner[X86_PMC_IDX_MAX];
+	u64			owned;
+	u64			running;
+	u64			fixed_ctrl;
+	u64			used_ever;
+	unsigned long		nmi_window_end;
+	struct perf_guest_switch_msr guest_msr;
+};
+
+/**
+ * struct x86c_pmu - a core counter PMU: what the driver found at probe
+ * @pmu: registered as "cpu", PERF_TYPE_RAW
+ * @vendor: the vendor's callbacks
+ * @hw: hardware access
+ * @cpus: per-CPU counter state
+ * @version: Intel architectural perfmon version (0 on AMD)
+ * @num_gp: general-purpose counters
+ * @num_fixed: fixed counters
+ * @width: counter width in bits (general and fixed alike)
+ * @cntval_mask: the bits a counter has
+ * @max_period: the largest count a counter is loaded with
+ * @all_mask: every counter index we drive
+ * @gp_ctl: MSR of general-purpose counter 0's control
+ * @gp_ctr: MSR of its count
+ * @gp_stride: MSR distance from one counter to the next
+ * @fixed_ctr: MSR of fixed counter 0's count (Intel)
+ * @raw_mask: the bits of a raw config that reach the hardware
+ * @event_map: PERF_COUNT_HW_* to event code, 0 where not counted
+ * @events_mask: Intel: CPUID.0AH EBX, architectural events absent
+ * @events_mask_len: and how many of its bits are defined
+ * @table: family constraints, ended by one with no cmask, or NULL
+ * @fixed: constraints of the events a fixed counter can take
+ * @nr_fixed_events: how many of @fixed
+ * @any_gp: the constraint of an event without one
+ * @perf_capabilities: Intel: IA32_PERF_CAPABILITIES
+ * @rdpmc: the sysfs rdpmc knob: 0 never, 1 mmapped events, 2 always
+ * @virt_mask: AMD: control bits stripped before programming
+ * @format: the format/ attribute group of the vendor
+ * @vendor_group: the vendor's own files in the PMU's directory, or NULL
+ * @family_name: caps/pmu_name, or NULL for none
+ */
+struct x86c_pmu {
+	struct pmu			pmu;
+	const struct x86c_vendor	*vendor;
+	const struct x86c_hw_ops	*hw;
+	struct x86c_cpu __percpu	*cpus;
+	int				version;
+	int				num_gp;
+	int				num_fixed;
+	int				width;
+	u64				cntval_mask;
+	u64				max_period;
+	u64				all_mask;
+	u32				gp_ctl;
+	u32				gp_ctr;
+	u32				gp_stride;
+	u32				fixed_ctr;
+	u64				raw_mask;
+	u64				event_map[PERF_COUNT_HW_MAX];
+	unsigned int			events_mask;
+	int				events_mask_len;
+	struct event_constraint		*table;
+	struct event_constraint		fixed[X86C_MAX_FIXED];
+	int				nr_fixed_events;
+	struct event_constraint		any_gp;
+	u64				perf_capabilities;
+	int				rdpmc;
+	u64				virt_mask;
+	const struct attribute_group	*format;
+	const struct attribute_group	*vendor_group;
+	const char			*family_name;
+};
+
+/*
+ * Constraint tables: an event matches when its config, under the mask,
+ * equals the code.  Event-select only, or event select and unit mask.
+ */
+#define X86C_CONSTRAINT(c, m, counters) {				\
+	.idxmsk64 = (counters),						\
+	.code = (c),							\
+	.cmask = (m),							\
+	.weight = __builtin_popcountll(counters),			\
+}
+
+#define X86C_EVENT_CONSTRAINT(c, counters)				\
+	X86C_CONSTRAINT(c, ARCH_PERFMON_EVENTSEL_EVENT, counters)
+#define X86C_UEVENT_CONSTRAINT(c, counters)				\
+	X86C_CONSTRAINT(c, ARCH_PERFMON_EVENTSEL_EVENT |		\
+			   ARCH_PERFMON_EVENTSEL_UMASK, counters)
+#define X86C_CONSTRAINT_END	{ .cmask = 0 }
+
+/**
+ * struct x86c_intel_family - what one Intel core family adds to the
+ *	architectural events
+ * @name: caps/pmu_name
+ * @models: family 6 model numbers, ended by 0
+ * @event_map: PERF_COUNT_HW_* codes; 0 keeps the architectural one
+ * @constraints: counter constraints, ended by X86C_CONSTRAINT_END
+ *
+ * One table per family in intel/families.c; a CPU of no family there
+ * gets the architectural events alone, as CPUID 0AH describes them.
+ */
+struct x86c_intel_family {
+	const char			*name;
+	const u8			*models;
+	u64				event_map[PERF_COUNT_HW_MAX];
+	struct event_constraint		*constraints;
+};
+
+extern const struct x86c_intel_family x86c_intel_families[];
+
+/* The PMU the kernel runs on (counters.c), NULL without counters. */
+extern struct x86c_pmu *x86c_host;
+
+/* counters.c: the framework, as struct pmu and to the drivers */
+int x86c_register(struct x86c_pmu *p);
+void x86c_init_limits(struct x86c_pmu *p);
+struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config);
+u64 x86c_event_update(struct x86c_pmu *p, struct perf_event *event);
+bool x86c_event_set_period(struct x86c_pmu *p, struct perf_event *event);
+void x86c_stop(struct x86c_pmu *p, struct x86c_cpu *cpu,
+	       struct perf_event *event, int flags);
+void x86c_enable_each(struct x86c_pmu *p, struct x86c_cpu *cpu);
+void x86c_disable_each(struct x86c_pmu *p, struct x86c_cpu *cpu);
+u64 x86c_overflowed_by_sign(struct x86c_pmu *p, struct x86c_cpu *cpu);
+
+/* period.c: counter arithmetic, no state */
+u64 x86c_counter_delta(u64 prev, u64 now, int width);
+
+/**
+ * struct x86c_period - the next load of a sampling counter
+ * @left: counts to the end of the period, kept in hwc->period_left
+ * @load: counts to load the counter for (at most the max period)
+ * @elapsed: a period ended: a sample is due
+ */
+struct x86c_period {
+	s64	left;
+	s64	load;
+	bool	elapsed;
+};
+
+struct x86c_period x86c_period_next(s64 left, u64 period, u64 max_period);
+u64 x86c_counter_load_value(s64 load, u64 cntval_mask);
+
+/* pmi.c: the overflow interrupt */
+int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		    struct pt_regs *regs);
+int x86c_pmi_init(struct x86c_pmu *p);
+
+/* rdpmc.c: user-space counter reads */
+int x86c_event_idx(struct perf_event *event);
+void x86c_event_mapped(struct perf_event *event, struct mm_struct *mm);
+void x86c_event_unmapped(struct perf_event *event, struct mm_struct *mm);
+void x86c_rdpmc_userpage(struct perf_event *event,
+			 struct perf_event_mmap_page *userpg);
+extern const struct attribute_group x86c_rdpmc_group;
+
+/* sysfs.c: format/, events/, caps/ */
+extern const struct attribute_group *x86c_attr_groups[];
+extern const struct attribute_group x86c_intel_format_group;
+extern const struct attribute_group x86c_amd_format_group;
+extern const struct attribute_group x86c_intel_pmu_group;
+void x86c_sysfs_init(struct x86c_pmu *p);
+
+/* The vendors' probes: 0 and *p filled, or -ENODEV. */
+#ifdef CONFIG_CPU_SUP_INTEL
+int x86c_intel_probe(struct x86c_pmu *p);
+#else
+static inline int x86c_intel_probe(struct x86c_pmu *p)
+{
+	return -ENODEV;
+}
+#endif
+#ifdef CONFIG_CPU_SUP_AMD
+int x86c_amd_probe(struct x86c_pmu *p);
+#else
+static inline int x86c_amd_probe(struct x86c_pmu *p)
+{
+	return -ENODEV;
+}
+#endif
+
+#endif /* ARCH_X86_EVENTS_COUNTERS_H */
