@@ -1,20 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perfcore: the x86 side of perf_events, before any counter driver.
+ * perfcore: the x86 hooks of perf_events that need no counter.
  *
- * What the generic core needs from the architecture whether or not a
- * hardware PMU is driven: call chains (kernel through the unwinder, user
- * through frame pointers), the sampled instruction pointer and CPU mode,
- * and the time conversion that user space reads from the mmap page.  The
- * rest of arch/x86 calls a few hooks too (the local APIC setup, the
- * microcode loader, the context switch's RDPMC permission, KVM's PMU
- * queries); with no counters driven they have nothing to do, and say so.
- *
- * The probe registers no core counter PMU.  Under emulation (QEMU TCG) CPUID
- * offers no architectural performance monitoring at all; on real
- * hardware the Intel and AMD counter drivers are not ported yet.  Either
- * way the boot log says which, and software, tracepoint, breakpoint and
- * the other core-provided PMUs work as usual.
+ * What the generic core needs from the architecture whatever PMUs there
+ * are: call chains (kernel through the unwinder, user through frame
+ * pointers), the sampled instruction pointer and CPU mode, and the mmap
+ * page's fields (the TSC conversion here, RDPMC's in rdpmc.c).  The
+ * counters themselves are counters.c's.
  *
  * No state of its own: everything here runs in the context of the sample
  * or the hook that calls it, including NMI for the call chains.
@@ -38,137 +30,7 @@
 #include <asm/tlbflush.h>
 #include <asm/unwind.h>
 
-/*
- * RDPMC from user space: both stay off while no counter is driven, so
- * the context switch keeps CR4.PCE clear for every task.
- */
-DEFINE_STATIC_KEY_FALSE(rdpmc_never_available_key);
-DEFINE_STATIC_KEY_FALSE(rdpmc_always_available_key);
-
-static int __init x86_perf_probe(void)
-{
-	if (!boot_cpu_has(X86_FEATURE_ARCH_PERFMON) &&
-	    !boot_cpu_has(X86_FEATURE_PERFCTR_CORE)) {
-		pr_info("perf/x86: the CPU reports no architectural performance monitoring, software events only\n");
-		return 0;
-	}
-	pr_info("perf/x86: %s performance counters present but not driven by perfcore yet, software events only\n",
-		boot_cpu_data.x86_vendor_id);
-	return 0;
-}
-early_initcall(x86_perf_probe);
-
-/* ---- hooks called from the rest of arch/x86 -------------------------- */
-
-/* Local APIC setup: with no counters there is no overflow interrupt. */
-void perf_events_lapic_init(void)
-{
-}
-
-/* Microcode reload: no driver has errata to re-check. */
-void perf_check_microcode(void)
-{
-}
-
-/* Switching to a task allowed RDPMC: no counter holds anything to hide. */
-void perf_clear_dirty_counters(void)
-{
-}
-
-/**
- * perf_get_x86_pmu_capability - the counters the host PMU driver offers
- * @cap: filled in; all zero while no driver runs
- */
-void perf_get_x86_pmu_capability(struct x86_pmu_capability *cap)
-{
-	memset(cap, 0, sizeof(*cap));
-}
-EXPORT_SYMBOL_GPL(perf_get_x86_pmu_capability);
-
-/**
- * perf_get_hw_event_config - the raw encoding of a generic hardware event
- * @hw_event: a PERF_COUNT_HW_* value
- *
- * Return: 0: no driver, no encoding.
- */
-u64 perf_get_hw_event_config(int hw_event)
-{
-	return 0;
-}
-EXPORT_SYMBOL_GPL(perf_get_hw_event_config);
-
-/**
- * x86_perf_rdpmc_index - the RDPMC index of a hardware event
- * @event: a hardware event; none can exist without a driver
- *
- * Return: 0.
- */
-int x86_perf_rdpmc_index(struct perf_event *event)
-{
-	WARN_ON_ONCE(1);
-	return 0;
-}
-
-#ifdef CONFIG_CPU_SUP_INTEL
-/*
- * The Intel debug store, where PEBS and BTS hardware write records.  The
- * CPU entry area maps it on every Intel CPU at boot, driver or not, so
- * it exists even while nothing uses it.
- */
-DEFINE_PER_CPU_PAGE_ALIGNED(struct debug_store, cpu_debug_store);
-
-/**
- * perf_guest_get_msrs - PMU MSRs to switch around a guest's run
- * @nr: set to how many
- * @data: the caller's PMU state
- *
- * Return: NULL: the host uses no PMU MSRs.
- */
-struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
-{
-	*nr = 0;
-	return NULL;
-}
-EXPORT_SYMBOL_GPL(perf_guest_get_msrs);
-
-/**
- * x86_perf_get_lbr - the host's last-branch-record geometry
- * @lbr: filled in; all zero while no driver runs
- */
-void x86_perf_get_lbr(struct x86_pmu_lbr *lbr)
-{
-	memset(lbr, 0, sizeof(*lbr));
-}
-EXPORT_SYMBOL_GPL(x86_perf_get_lbr);
-
-/*
- * Resume from hibernation or suspend: the debug store's address is
- * reloaded for BTS or PEBS to write to.  Neither is driven, so the MSR
- * stays as firmware left it and nothing will read it.
- */
-void perf_restore_debug_store(void)
-{
-}
-
-/* VMX on or off: no Intel PT tracing to stop around it. */
-void intel_pt_handle_vmx(int on)
-{
-}
-EXPORT_SYMBOL_GPL(intel_pt_handle_vmx);
-#endif
-
-#ifdef CONFIG_CPU_SUP_AMD
-/* SVM on or off: no host counters to exclude guest mode from. */
-void amd_pmu_enable_virt(void)
-{
-}
-EXPORT_SYMBOL_GPL(amd_pmu_enable_virt);
-
-void amd_pmu_disable_virt(void)
-{
-}
-EXPORT_SYMBOL_GPL(amd_pmu_disable_virt);
-#endif
+#include "counters.h"
 
 /* ---- call chains ---------------------------------------------------- */
 
@@ -395,7 +257,7 @@ unsigned long perf_misc_flags(struct pt_regs *regs)
  * @userpg: its page, being updated by the core
  * @now: perf_clock() at the update
  *
- * No counter can be read with RDPMC without a driver.  The time fields
+ * RDPMC's fields are the counter driver's (rdpmc.c).  The time fields
  * let user space turn a TSC value into perf_clock() time itself; that
  * holds only while sched_clock is the TSC's own and stable.
  */
@@ -407,6 +269,7 @@ void arch_perf_update_userpage(struct perf_event *event,
 
 	userpg->cap_user_rdpmc = 0;
 	userpg->pmc_width = 0;
+	x86c_rdpmc_userpage(event, userpg);
 	userpg->cap_user_time = 0;
 	userpg->cap_user_time_zero = 0;
 	if (!using_native_sched_clock() || !sched_clock_stable())

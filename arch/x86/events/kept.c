@@ -3,18 +3,17 @@
  * perfcore: what upstream's x86 PMU drivers that perfcore keeps building
  * (RAPL, C-state, AMD power, uncore and IBS, the AMD IOMMU PMU) and Xen's
  * PMU code need from the x86 framework, until perfcore's own framework
- * (the Intel and AMD core counter drivers) provides it.
+ * (counters.c) offers them itself.
  *
  * Those drivers and Xen's arch/x86/xen/pmu.c declare these through
  * upstream's private arch/x86/events/perf_event.h; the definitions below
- * follow its declarations.  The counter framework's bookkeeping is not
- * here: nothing drives the core counters yet.
+ * follow its declarations; the Xen hook leads into counters.c's PMI.
  */
 
 #include <linux/export.h>
 #include <linux/perf_event.h>
 
-#include "perf_event.h"
+#include "counters.h"
 
 /**
  * events_sysfs_show - show an x86 PMU's event attribute
@@ -36,16 +35,19 @@ ssize_t events_sysfs_show(struct device *dev, struct device_attribute *attr,
 EXPORT_SYMBOL_GPL(events_sysfs_show);
 
 /*
- * Xen's PV PMU interrupt asks the core counter driver whether one of
- * its counters overflowed.  None is driven, so none did: the interrupt
- * is not ours.
+ * Xen's PV PMU interrupt asks the core counter driver to deal with its
+ * counters' overflows, as the NMI handler would.
  */
-static int kept_no_counter_overflowed(struct pt_regs *regs)
+static int kept_handle_pmi(struct pt_regs *regs)
 {
-	return 0;
+	struct x86c_pmu *p = x86c_host;
+
+	if (!p)
+		return 0;
+	return x86c_handle_pmi(p, this_cpu_ptr(p->cpus), regs);
 }
 
 struct x86_pmu x86_pmu __read_mostly = {
 	.name		= "none",
-	.handle_irq	= kept_no_counter_overflowed,
+	.handle_irq	= kept_handle_pmi,
 };

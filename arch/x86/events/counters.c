@@ -1,0 +1,815 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcore: the x86 core counter framework, the "cpu" PMU.
+ *
+ * Layout of arch/x86/events (perfcore's files):
+ *
+ *   counters.c	this file: the struct pmu callbacks (event setup,
+ *		putting events on counters, enable and disable), the probe
+ *		and CPU bring-up.  Vendor neutral.
+ *   counters.h	the types shared by the framework and the drivers.
+ *   assign.c	which event gets which counter, perf_assign_events().
+ *   period.c	counter arithmetic: deltas, periods, load values.
+ *   pmi.c	the overflow interrupt, an NMI.
+ *   rdpmc.c	user-space reads: the mmap page's index, CR4.PCE per mm,
+ *		the sysfs rdpmc knob.
+ *   sysfs.c	the PMU's format/, events/ and caps/.
+ *   kvm.c	what KVM and the rest of arch/x86 ask the host PMU.
+ *   core.c	the arch hooks that need no counters (call chains,
+ *		sample ip and mode, user-page time).
+ *   intel/core.c, intel/families.c	the Intel driver and its
+ *		per-family tables; amd/core.c the AMD driver.
+ *   kept.c	what upstream's other PMUs built here need.
+ *
+ * A driver is a struct x86c_vendor (counters.h): a few callbacks that
+ * program one counter, switch all of them on or off, and find and clear
+ * overflows, reaching the hardware only through struct x86c_hw_ops.  The
+ * probe fills a struct x86c_pmu with what CPUID says.
+ *
+ * How an event reaches a counter.  add() appends the event to its CPU's
+ * list and finds a counter for it: where it fits beside the events
+ * already placed (the lowest free fixed counter it may use, else the
+ * lowest free general-purpose one) they stay where they are; otherwise
+ * perf_assign_events() places the whole list again, which finds an
+ * arrangement whenever one exists.  Nothing is programmed yet: the core
+ * adds a group between pmu_disable and pmu_enable, and pmu_enable
+ * moves the events whose counter changed (stop and fold the count,
+ * then load the new counter) before the vendor switches everything on
+ * at once.  So a group starts and stops counting together (Intel: one
+ * write of IA32_PERF_GLOBAL_CTRL).  A transaction (start_txn) only
+ * appends; commit_txn places the lot.
+ *
+ * Locking: struct x86c_cpu is its CPU's, touched with interrupts off,
+ * by the callbacks (the core calls them so) and the PMI.  An NMI can
+ * come between any two lines of those callbacks; it only reads the
+ * counters marked running and updates their events, which the
+ * cmpxchg on prev_count in x86c_event_update() makes safe against a
+ * concurrent read().
+ */
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/init.h>
+#include <linux/nospec.h>
+#include <linux/perf_event.h>
+
+#include <asm/apic.h>
+#include <asm/msr.h>
+
+#include "counters.h"
+
+struct x86c_pmu *x86c_host;
+static struct x86c_pmu x86c_host_pmu;
+static DEFINE_PER_CPU(struct x86c_cpu, x86c_host_cpus);
+
+/* ---- hardware access ---------------------------------------------- */
+
+static u64 x86c_native_rdmsr(u32 msr)
+{
+	u64 val;
+
+	rdmsrl(msr, val);
+	return val;
+}
+
+static void x86c_native_wrmsr(u32 msr, u64 val)
+{
+	wrmsrl(msr, val);
+}
+
+static u64 x86c_native_rdpmc(u32 ecx)
+{
+	u64 val;
+
+	rdpmcl(ecx, val);
+	return val;
+}
+
+const struct x86c_hw_ops x86c_native_hw = {
+	.read_msr	= x86c_native_rdmsr,
+	.write_msr	= x86c_native_wrmsr,
+	.read_pmc	= x86c_native_rdpmc,
+};
+
+static inline struct x86c_pmu *x86c_of(struct perf_event *event)
+{
+	return container_of(event->pmu, struct x86c_pmu, pmu);
+}
+
+/* ---- counters and events ------------------------------------------ */
+
+/* Point @event's register fields at counter @idx. */
+static void x86c_bind(struct x86c_pmu *p, struct perf_event *event, int idx)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	hwc->idx = idx;
+	hwc->last_cpu = smp_processor_id();
+	if (x86c_is_fixed(idx)) {
+		idx -= INTEL_PMC_IDX_FIXED;
+		hwc->config_base = MSR_ARCH_PERFMON_FIXED_CTR_CTRL;
+		hwc->event_base = p->fixed_ctr + idx;
+		hwc->event_base_rdpmc = INTEL_PMC_FIXED_RDPMC_BASE | idx;
+	} else {
+		hwc->config_base = p->gp_ctl + idx * p->gp_stride;
+		hwc->event_base = p->gp_ctr + idx * p->gp_stride;
+		hwc->event_base_rdpmc = idx;
+	}
+}
+
+/**
+ * x86c_event_update - fold what a counter counted into its event
+ * @p: the PMU
+ * @event: an event on one of its counters
+ *
+ * Safe against the PMI doing the same: whoever swaps prev_count owns
+ * the delta up to the value it read.
+ *
+ * Return: the raw counter value read.
+ */
+u64 x86c_event_update(struct x86c_pmu *p, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, now, delta;
+
+	if (hwc->idx < 0)
+		return 0;
+	prev = local64_read(&hwc->prev_count);
+	do {
+		now = p->hw->read_pmc(hwc->event_base_rdpmc);
+	} while (!local64_try_cmpxchg(&hwc->prev_count, &prev, now));
+
+	delta = x86c_counter_delta(prev, now, p->width);
+	local64_add(delta, &event->count);
+	local64_sub(delta, &hwc->period_left);
+	return now;
+}
+
+/**
+ * x86c_event_set_period - load an event's counter for the rest of its period
+ * @p: the PMU
+ * @event: the event, on a counter that is not counting
+ *
+ * Counting events use the max period too: the overflow then only
+ * folds the count before the counter could wrap unseen.
+ *
+ * Return: true when a sample period ended since the last load.
+ */
+bool x86c_event_set_period(struct x86c_pmu *p, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	struct x86c_period next;
+
+	next = x86c_period_next(local64_read(&hwc->period_left),
+				hwc->sample_period, p->max_period);
+	if (next.elapsed) {
+		local64_set(&hwc->period_left, next.left);
+		hwc->last_period = hwc->sample_period;
+	}
+	/* prev_count as RDPMC sign-extended would read it: see rdpmc.c. */
+	local64_set(&hwc->prev_count, (u64)-next.load);
+	p->hw->write_msr(hwc->event_base,
+		     x86c_counter_load_value(next.load, p->cntval_mask));
+	perf_event_update_userpage(event);
+	return next.elapsed;
+}
+
+/* Start @event on the counter it is bound to (PERF_EF_RELOAD: load it). */
+static void x86c_start_on(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			  struct perf_event *event, int flags)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	int idx = hwc->idx;
+
+	if (flags & PERF_EF_RELOAD) {
+		WARN_ON_ONCE(!(hwc->state & PERF_HES_UPTODATE));
+		x86c_event_set_period(p, event);
+	}
+	hwc->state = 0;
+	cpu->running |= BIT_ULL(idx);
+	p->vendor->program(p, cpu, idx, hwc->config & ~p->virt_mask);
+	perf_event_update_userpage(event);
+}
+
+/**
+ * x86c_stop - stop an event's counter
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ * @event: the event
+ * @flags: PERF_EF_UPDATE to fold the count in
+ */
+void x86c_stop(struct x86c_pmu *p, struct x86c_cpu *cpu,
+	       struct perf_event *event, int flags)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	int idx = hwc->idx;
+
+	if (idx < 0 || cpu->owner[idx] != event) {
+		/* Not on a counter yet: the next pmu_enable leaves it off. */
+		hwc->state |= PERF_HES_STOPPED | PERF_HES_ARCH;
+		return;
+	}
+	if (cpu->running & BIT_ULL(idx)) {
+		p->vendor->unprogram(p, cpu, idx);
+		cpu->running &= ~BIT_ULL(idx);
+		hwc->state |= PERF_HES_STOPPED;
+	}
+	if ((flags & PERF_EF_UPDATE) && !(hwc->state & PERF_HES_UPTODATE)) {
+		x86c_event_update(p, event);
+		hwc->state |= PERF_HES_UPTODATE;
+	}
+}
+
+/*
+ * Program the events whose counter changed: first every event leaving
+ * a counter stops (its count folded), then every event arriving is
+ * loaded and, unless it was stopped, started.  Two passes, because an
+ * event may arrive on a counter another one leaves.
+ */
+static void x86c_apply(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	struct perf_event *event;
+	struct hw_perf_event *hwc;
+	int i, old, idx;
+
+	for (i = 0; i < cpu->nr; i++) {
+		event = cpu->events[i];
+		hwc = &event->hw;
+		old = hwc->idx;
+		if (old < 0 || cpu->owner[old] != event ||
+		    old == cpu->assign[i])
+			continue;
+		if (hwc->state & PERF_HES_STOPPED)
+			hwc->state |= PERF_HES_ARCH;
+		x86c_stop(p, cpu, event, PERF_EF_UPDATE);
+		cpu->owner[old] = NULL;
+		cpu->owned &= ~BIT_ULL(old);
+	}
+
+	for (i = 0; i < cpu->nr; i++) {
+		event = cpu->events[i];
+		hwc = &event->hw;
+		idx = cpu->assign[i];
+		if (cpu->owner[idx] == event)
+			continue;
+		x86c_bind(p, event, idx);
+		cpu->owner[idx] = event;
+		cpu->owned |= BIT_ULL(idx);
+		cpu->used_ever |= BIT_ULL(idx);
+		if (!(hwc->state & PERF_HES_ARCH))
+			x86c_start_on(p, cpu, event, PERF_EF_RELOAD);
+	}
+	cpu->moved = false;
+}
+
+/**
+ * x86c_enable_each - switch every running counter on, one by one
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ *
+ * For PMUs without a global control: their program() leaves a counter
+ * off while the CPU's counters are disabled, and this turns them on.
+ */
+void x86c_enable_each(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	unsigned long running = cpu->running;
+	int idx;
+
+	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX)
+		p->vendor->program(p, cpu, idx,
+				   cpu->owner[idx]->hw.config & ~p->virt_mask);
+}
+
+/**
+ * x86c_disable_each - switch every running counter off, one by one
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ */
+void x86c_disable_each(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	unsigned long running = cpu->running;
+	int idx;
+
+	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX)
+		p->vendor->unprogram(p, cpu, idx);
+}
+
+/**
+ * x86c_overflowed_by_sign - overflowed counters, for PMUs without a status
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ *
+ * A counter is loaded with minus its period, so its top bit is set
+ * until it wraps: the running counters whose top bit is clear are the
+ * ones that overflowed.
+ *
+ * Return: their mask.
+ */
+u64 x86c_overflowed_by_sign(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	unsigned long running = cpu->running;
+	u64 overflowed = 0;
+	int idx;
+
+	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX) {
+		u64 val = p->hw->read_pmc(cpu->owner[idx]->hw.event_base_rdpmc);
+
+		if (!(val & BIT_ULL(p->width - 1)))
+			overflowed |= BIT_ULL(idx);
+	}
+	return overflowed;
+}
+
+/* Program what moved, now if the counters are on, else at pmu_enable. */
+static void x86c_apply_soon(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	cpu->moved = true;
+	if (cpu->disabled)
+		return;
+	cpu->disabled = true;
+	p->vendor->disable_all(p, cpu);
+	x86c_apply(p, cpu);
+	cpu->disabled = false;
+	p->vendor->enable_all(p, cpu);
+}
+
+/**
+ * x86c_constraint - the counters an event may use
+ * @p: the PMU
+ * @config: the event's control value (hwc->config)
+ *
+ * The family's table first, then the fixed counters' events, which may
+ * use any general-purpose counter too, then any general-purpose counter.
+ *
+ * Return: the constraint, never NULL.
+ */
+struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config)
+{
+	struct event_constraint *c;
+	int i;
+
+	for (c = p->table; c && c->cmask; c++)
+		if (constraint_match(c, config))
+			return c;
+	for (i = 0; i < p->nr_fixed_events; i++)
+		if (constraint_match(&p->fixed[i], config))
+			return &p->fixed[i];
+	return &p->any_gp;
+}
+
+/*
+ * The last event of the list beside the others where they are: the
+ * lowest free fixed counter it allows, else the lowest free
+ * general-purpose one.  Return: the counter, or -1.
+ */
+static int x86c_fit_last(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	u64 allowed = cpu->constraint[cpu->nr - 1]->idxmsk64;
+	u64 used = 0, gp;
+	int i;
+
+	for (i = 0; i < cpu->nr - 1; i++)
+		used |= BIT_ULL(cpu->assign[i]);
+	allowed &= ~used;
+	if (allowed & ~X86C_GP_MASK)
+		return __ffs64(allowed & ~X86C_GP_MASK);
+	gp = allowed & X86C_GP_MASK;
+	if (gp && hweight64(used & X86C_GP_MASK) < p->num_gp)
+		return __ffs64(gp);
+	return -1;
+}
+
+/*
+ * Counters for every event of the list: 0 and all placed, or -EINVAL
+ * with the placed ones as they were.
+ */
+static int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	int assign[X86C_MAX_EVENTS];
+	int i, idx;
+
+	if (cpu->nr == cpu->placed + 1) {
+		/* One new event: beside the others if it fits. */
+		idx = x86c_fit_last(p, cpu);
+		if (idx >= 0) {
+			cpu->assign[cpu->placed++] = idx;
+			return 0;
+		}
+	}
+	if (perf_assign_events(cpu->constraint, cpu->nr, 0, 0, p->num_gp,
+			       assign))
+		return -EINVAL;
+	for (i = 0; i < cpu->nr; i++)
+		cpu->assign[i] = assign[i];
+	cpu->placed = cpu->nr;
+	return 0;
+}
+
+/* ---- struct pmu ----------------------------------------------------- */
+
+static int x86c_event_code(struct x86c_pmu *p, struct perf_event *event,
+			   u64 *code)
+{
+	u64 config = event->attr.config;
+
+	switch (event->attr.type) {
+	case PERF_TYPE_HARDWARE:
+		config &= PERF_HW_EVENT_MASK;
+		if (config >= PERF_COUNT_HW_MAX)
+			return -EINVAL;
+		*code = p->event_map[array_index_nospec(config,
+							PERF_COUNT_HW_MAX)];
+		return *code ? 0 : -ENOENT;
+	case PERF_TYPE_HW_CACHE:
+		/* No cache event tables: the generic cache events are absent. */
+		return -ENOENT;
+	default:
+		*code = config & p->raw_mask;
+		return 0;
+	}
+}
+
+/*
+ * Would the group still fit an empty PMU with @event in it?  Counted as
+ * the scheduler will: the leader whatever its state, the other members
+ * unless they are off.
+ */
+static int x86c_validate_group(struct x86c_pmu *p, struct perf_event *event)
+{
+	struct event_constraint *c[X86C_MAX_EVENTS + 1];
+	struct perf_event *leader = event->group_leader, *sibling;
+	int max = p->num_gp + p->num_fixed;
+	int n = 0;
+
+	if (leader->pmu == event->pmu)
+		c[n++] = x86c_constraint(p, leader->hw.config);
+	for_each_sibling_event(sibling, leader) {
+		if (sibling->pmu != event->pmu ||
+		    sibling->state <= PERF_EVENT_STATE_OFF)
+			continue;
+		if (n >= max)
+			return -EINVAL;
+		c[n++] = x86c_constraint(p, sibling->hw.config);
+	}
+	if (event != leader) {
+		if (n >= max)
+			return -EINVAL;
+		c[n++] = x86c_constraint(p, event->hw.config);
+	}
+	return perf_assign_events(c, n, 0, 0, p->num_gp, NULL) ? -EINVAL : 0;
+}
+
+static int x86c_event_init(struct perf_event *event)
+{
+	struct x86c_pmu *p = x86c_of(event);
+	struct hw_perf_event *hwc = &event->hw;
+	u64 code;
+	int err;
+
+	switch (event->attr.type) {
+	case PERF_TYPE_RAW:
+	case PERF_TYPE_HARDWARE:
+	case PERF_TYPE_HW_CACHE:
+		break;
+	default:
+		return -ENOENT;
+	}
+	/* No PEBS (precise_ip) and no LBR (branch stacks) yet. */
+	if (event->attr.precise_ip || has_branch_stack(event))
+		return -EOPNOTSUPP;
+
+	err = x86c_event_code(p, event, &code);
+	if (err)
+		return err;
+	hwc->config = ARCH_PERFMON_EVENTSEL_INT | code;
+	if (!event->attr.exclude_user)
+		hwc->config |= ARCH_PERFMON_EVENTSEL_USR;
+	if (!event->attr.exclude_kernel)
+		hwc->config |= ARCH_PERFMON_EVENTSEL_OS;
+	err = p->vendor->hw_config(p, event);
+	if (err)
+		return err;
+	/* An event only counters this part lacks can count could never run. */
+	if (!x86c_constraint(p, hwc->config)->weight)
+		return -EINVAL;
+
+	hwc->idx = -1;
+	hwc->last_cpu = -1;
+	hwc->last_tag = ~0ULL;
+	if (!is_sampling_event(event)) {
+		hwc->sample_period = p->max_period;
+		hwc->last_period = hwc->sample_period;
+		local64_set(&hwc->period_left, hwc->sample_period);
+	}
+	if (READ_ONCE(p->rdpmc))
+		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
+
+	return x86c_validate_group(p, event);
+}
+
+static int x86c_add(struct perf_event *event, int flags)
+{
+	struct x86c_pmu *p = x86c_of(event);
+	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
+	struct hw_perf_event *hwc = &event->hw;
+	int n = cpu->nr;
+
+	if (n >= X86C_MAX_EVENTS)
+		return -EINVAL;
+	cpu->events[n] = event;
+	cpu->constraint[n] = x86c_constraint(p, hwc->config);
+	cpu->nr = n + 1;
+	hwc->state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
+	if (!(flags & PERF_EF_START))
+		hwc->state |= PERF_HES_ARCH;
+
+	if (cpu->txn)
+		return 0;
+	if (x86c_place(p, cpu)) {
+		cpu->nr = n;
+		return -EINVAL;
+	}
+	x86c_apply_soon(p, cpu);
+	return 0;
+}
+
+static void x86c_del(struct perf_event *event, int flags)
+{
+	struct x86c_pmu *p = x86c_of(event);
+	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
+	int idx = event->hw.idx;
+	int i;
+
+	for (i = 0; i < cpu->nr; i++)
+		if (cpu->events[i] == event)
+			break;
+	if (WARN_ON_ONCE(i == cpu->nr))
+		return;
+
+	x86c_stop(p, cpu, event, PERF_EF_UPDATE);
+	if (idx >= 0 && cpu->owner[idx] == event) {
+		cpu->owner[idx] = NULL;
+		cpu->owned &= ~BIT_ULL(idx);
+	}
+	/* The others keep their counters: the order is all that changes. */
+	if (i < cpu->placed)
+		cpu->placed--;
+	cpu->nr--;
+	for (; i < cpu->nr; i++) {
+		cpu->events[i] = cpu->events[i + 1];
+		cpu->constraint[i] = cpu->constraint[i + 1];
+		cpu->assign[i] = cpu->assign[i + 1];
+	}
+	perf_event_update_userpage(event);
+}
+
+static void x86c_start(struct perf_event *event, int flags)
+{
+	struct x86c_pmu *p = x86c_of(event);
+	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (hwc->idx < 0 || cpu->owner[hwc->idx] != event) {
+		/* Placed, not programmed: the next pmu_enable starts it. */
+		hwc->state &= ~PERF_HES_ARCH;
+		return;
+	}
+	if (WARN_ON_ONCE(!(hwc->state & PERF_HES_STOPPED)))
+		return;
+	x86c_start_on(p, cpu, event, flags);
+}
+
+static void x86c_stop_event(struct perf_event *event, int flags)
+{
+	struct x86c_pmu *p = x86c_of(event);
+
+	x86c_stop(p, this_cpu_ptr(p->cpus), event, flags);
+}
+
+static void x86c_read(struct perf_event *event)
+{
+	x86c_event_update(x86c_of(event), event);
+}
+
+static void x86c_pmu_enable(struct pmu *pmu)
+{
+	struct x86c_pmu *p = container_of(pmu, struct x86c_pmu, pmu);
+	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
+
+	if (!cpu->disabled)
+		return;
+	if (cpu->moved)
+		x86c_apply(p, cpu);
+	cpu->disabled = false;
+	p->vendor->enable_all(p, cpu);
+}
+
+static void x86c_pmu_disable(struct pmu *pmu)
+{
+	struct x86c_pmu *p = container_of(pmu, struct x86c_pmu, pmu);
+	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
+
+	if (cpu->disabled)
+		return;
+	cpu->disabled = true;
+	p->vendor->disable_all(p, cpu);
+}
+
+/*
+ * Transactions: a group's events are appended by add() and placed
+ * together at commit, so that a group either fits as a whole or leaves
+ * the list as it was.  Only PERF_PMU_TXN_ADD is worth batching.
+ */
+static void x86c_start_txn(struct pmu *pmu, unsigned int txn_flags)
+{
+	struct x86c_pmu *p = container_of(pmu, struct x86c_pmu, pmu);
+	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
+
+	if (txn_flags & ~PERF_PMU_TXN_ADD)
+		return;
+	perf_pmu_disable(pmu);
+	cpu->txn = true;
+}
+
+static int x86c_commit_txn(struct pmu *pmu)
+{
+	struct x86c_pmu *p = container_of(pmu, struct x86c_pmu, pmu);
+	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
+
+	if (!cpu->txn)
+		return 0;
+	if (x86c_place(p, cpu))
+		return -EINVAL;
+	cpu->txn = false;
+	x86c_apply_soon(p, cpu);
+	perf_pmu_enable(pmu);
+	return 0;
+}
+
+static void x86c_cancel_txn(struct pmu *pmu)
+{
+	struct x86c_pmu *p = container_of(pmu, struct x86c_pmu, pmu);
+	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
+
+	if (!cpu->txn)
+		return;
+	/* The events the transaction added and del() has not taken. */
+	cpu->nr = cpu->placed;
+	cpu->txn = false;
+	perf_pmu_enable(pmu);
+}
+
+/* ---- probe and bring-up --------------------------------------------- */
+
+/**
+ * x86c_init_limits - derive masks, periods and the fixed events' constraints
+ * @p: a PMU whose driver filled the counts, width and MSRs
+ *
+ * The fixed constraints come in with only their fixed counter; those
+ * events may take any general-purpose counter as well, except the
+ * pseudo-events no general-purpose counter can count (a code whose
+ * event select is 0).
+ */
+void x86c_init_limits(struct x86c_pmu *p)
+{
+	u64 gp = GENMASK_ULL(p->num_gp - 1, 0);
+	struct event_constraint *c;
+	int i;
+
+	p->cntval_mask = GENMASK_ULL(p->width - 1, 0);
+	if (!p->max_period)
+		p->max_period = p->cntval_mask >> 1;
+	p->all_mask = gp;
+	for (i = 0; i < p->nr_fixed_events; i++) {
+		c = &p->fixed[i];
+		p->all_mask |= c->idxmsk64;
+		if (c->code & ARCH_PERFMON_EVENTSEL_EVENT)
+			c->idxmsk64 |= gp;
+		c->weight = hweight64(c->idxmsk64);
+	}
+	p->any_gp.idxmsk64 = gp;
+	p->any_gp.weight = p->num_gp;
+
+	/* A family's table names up to 8 counters; fewer may be there. */
+	for (c = p->table; c && c->cmask; c++) {
+		c->idxmsk64 &= p->all_mask;
+		c->weight = hweight64(c->idxmsk64);
+	}
+}
+
+/*
+ * A hypervisor that advertises counters but ignores their MSRs (QEMU
+ * without a PMU model, some others) would have us count nothing in
+ * silence: write a counter and read it back first.
+ */
+static bool x86c_counters_work(struct x86c_pmu *p)
+{
+	u64 old, val;
+
+	if (rdmsrl_safe(p->gp_ctr, &old))
+		return false;
+	val = old ^ 0xffffULL;
+	if (wrmsrl_safe(p->gp_ctr, val) || rdmsrl_safe(p->gp_ctr, &val))
+		return false;
+	wrmsrl_safe(p->gp_ctr, old);
+	return val == ((old ^ 0xffffULL) & p->cntval_mask);
+}
+
+static void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	int idx;
+
+	memset(cpu, 0, sizeof(*cpu));
+	for (idx = 0; idx < X86_PMC_IDX_MAX; idx++)
+		if (p->all_mask & BIT_ULL(idx))
+			p->vendor->unprogram(p, cpu, idx);
+	if (p->vendor->cpu_starting)
+		p->vendor->cpu_starting(p, cpu);
+	p->vendor->ack(p, cpu, ~0ULL);
+	p->vendor->enable_all(p, cpu);
+}
+
+static int x86c_cpu_starting(unsigned int cpu)
+{
+	struct x86c_pmu *p = x86c_host;
+
+	x86c_cpu_reset(p, per_cpu_ptr(p->cpus, cpu));
+	perf_events_lapic_init();
+	return 0;
+}
+
+/**
+ * x86c_register - register a probed PMU as the "cpu" PMU
+ * @p: filled by a vendor probe
+ *
+ * Return: 0 or a negative errno.
+ */
+int x86c_register(struct x86c_pmu *p)
+{
+	p->pmu = (struct pmu) {
+		.task_ctx_nr	= perf_hw_context,
+		.pmu_enable	= x86c_pmu_enable,
+		.pmu_disable	= x86c_pmu_disable,
+		.event_init	= x86c_event_init,
+		.add		= x86c_add,
+		.del		= x86c_del,
+		.start		= x86c_start,
+		.stop		= x86c_stop_event,
+		.read		= x86c_read,
+		.start_txn	= x86c_start_txn,
+		.commit_txn	= x86c_commit_txn,
+		.cancel_txn	= x86c_cancel_txn,
+		.event_idx	= x86c_event_idx,
+		.event_mapped	= x86c_event_mapped,
+		.event_unmapped	= x86c_event_unmapped,
+		.attr_groups	= x86c_attr_groups,
+	};
+	return perf_pmu_register(&p->pmu, "cpu", PERF_TYPE_RAW);
+}
+
+static int __init x86c_init(void)
+{
+	struct x86c_pmu *p = &x86c_host_pmu;
+	int err;
+
+	p->hw = &x86c_native_hw;
+	p->cpus = &x86c_host_cpus;
+	p->rdpmc = 1;
+	switch (boot_cpu_data.x86_vendor) {
+	case X86_VENDOR_INTEL:
+		err = x86c_intel_probe(p);
+		break;
+	default:
+		err = -ENODEV;
+	}
+	if (err) {
+		pr_info("perf/x86: no core counters this driver knows, software events only\n");
+		return 0;
+	}
+	x86c_init_limits(p);
+	if (!x86c_counters_work(p)) {
+		pr_info("perf/x86: %s: the counters do not keep what is written to them (a hypervisor without a PMU?), software events only\n",
+			p->vendor->name);
+		return 0;
+	}
+
+	x86c_host = p;
+	x86c_sysfs_init(p);
+	err = x86c_pmi_init(p);
+	if (!err)
+		err = cpuhp_setup_state(CPUHP_AP_PERF_X86_STARTING,
+					"perf/x86:starting", x86c_cpu_starting,
+					NULL);
+	if (!err)
+		err = x86c_register(p);
+	if (err) {
+		x86c_host = NULL;
+		pr_err("perf/x86: cannot register the cpu PMU: %d\n", err);
+		return 0;
+	}
+	pr_info("perf/x86: %s (%s), %d general-purpose counters, %d fixed, %d bits wide, max period %#llx\n",
+		p->vendor->name, p->family_name ?: "no family table",
+		p->num_gp, p->num_fixed, p->width, p->max_period);
+	return 0;
+}
+early_initcall(x86c_init);

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcore: the Intel core counter driver.
+ *
+ * Architectural performance monitoring (SDM vol. 3B, "Architectural
+ * Performance Monitoring"), as CPUID leaf 0AH describes it:
+ *
+ *   version 1	general-purpose counters only, each switched on and off
+ *		in its IA32_PERFEVTSELx; overflow seen by the counter's
+ *		sign (no status register);
+ *   version 2	fixed counters (IA32_FIXED_CTRx, controlled together by
+ *		IA32_FIXED_CTR_CTRL) and the global registers: GLOBAL_CTRL
+ *		switches every counter at once, GLOBAL_STATUS says which
+ *		overflowed, GLOBAL_OVF_CTRL clears that;
+ *   version 3	the AnyThread bit;
+ *   version 4	streamlined freeze (not used: see below);
+ *   version 5	a bitmap of the fixed counters present (ECX), and
+ *		AnyThread may be deprecated (EDX bit 15).
+ *
+ * EBX lists the architectural events a part does not have; those read
+ * as absent (-ENOENT) rather than counting zero.  Counters written with
+ * WRMSR take 32 bits sign-extended, unless IA32_PERF_CAPABILITIES has
+ * full-width writes, which the IA32_A_PMCx aliases take whole: that
+ * decides the longest period.
+ *
+ * Per-family event maps and constraints are data (families.c); a part
+ * of no family there counts the architectural events alone.
+ *
+ * Freeze on PMI (DEBUGCTL) is not used: it would stop the counters when
+ * the PMI is raised rather than when the handler disables them, a few
+ * kernel instructions earlier than stock's counts, and DEBUGCTL is
+ * shared with LBR and BTS, which come later.
+ */
+
+#include <linux/cpu.h>
+#include <linux/device.h>
+#include <linux/init.h>
+#include <linux/kstrtox.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/smp.h>
+
+#include <asm/cpufeature.h>
+#include <asm/msr.h>
+#include <asm/perf_event.h>
+#include <asm/processor.h>
+
+#include "../counters.h"
+
+/* IA32_PERF_CAPABILITIES: counters take full-width writes (IA32_A_PMCx). */
+#define INTEL_CAP_FULL_WIDTH_WRITES	BIT_ULL(13)
+
+/* CPUID.0AH EBX bit i clear: architectural event i is there. */
+static const struct {
+	int	hw_event;
+	u64	code;
+} intel_arch_events[] = {
+	{ PERF_COUNT_HW_CPU_CYCLES,		0x003c },
+	{ PERF_COUNT_HW_INSTRUCTIONS,		0x00c0 },
+	{ PERF_COUNT_HW_BUS_CYCLES,		0x013c },
+	{ PERF_COUNT_HW_CACHE_REFERENCES,	0x4f2e },
+	{ PERF_COUNT_HW_CACHE_MISSES,		0x412e },
+	{ PERF_COUNT_HW_BRANCH_INSTRUCTIONS,	0x00c4 },
+	{ PERF_COUNT_HW_BRANCH_MISSES,		0x00c5 },
+};
+
+/*
+ * What each fixed counter counts, as the event code that may use it:
+ * instructions, core cycles, and pseudo-codes (event select 0) for
+ * reference cycles and topdown slots, which only the fixed counter has.
+ */
+static const u64 intel_fixed_codes[X86C_MAX_FIXED] = {
+	0x00c0, 0x003c, 0x0300, 0x0400,
+};
+
+/* The IA32_FIXED_CTR_CTRL bits of fixed counter @i for control @config. */
+static u64 intel_fixed_bits(int i, u64 config)
+{
+	u64 bits = 0;
+
+	if (config & ARCH_PERFMON_EVENTSEL_OS)
+		bits |= INTEL_FIXED_0_KERNEL;
+	if (config & ARCH_PERFMON_EVENTSEL_USR)
+		bits |= INTEL_FIXED_0_USER;
+	if (config & ARCH_PERFMON_EVENTSEL_ANY)
+		bits |= INTEL_FIXED_0_ANYTHREAD;
+	if (config & ARCH_PERFMON_EVENTSEL_INT)
+		bits |= INTEL_FIXED_0_ENABLE_PMI;
+	return bits << (i * INTEL_FIXED_BITS_STRIDE);
+}
+
+static void intel_set_fixed(struct x86c_pmu *p, struct x86c_cpu *cpu, int i,
+			    u64 bits)
+{
+	u64 mask = 0xfULL << (i * INTEL_FIXED_BITS_STRIDE);
+
+	cpu->fixed_ctrl = (cpu->fixed_ctrl & ~mask) | bits;
+	p->hw->write_msr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, cpu->fixed_ctrl);
+}
+
+/* Version 2 and later: GLOBAL_CTRL gates, so a counter is always armed. */
+static void intel_program(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx,
+			  u64 config)
+{
+	if (x86c_is_fixed(idx)) {
+		idx -= INTEL_PMC_IDX_FIXED;
+		intel_set_fixed(p, cpu, idx, intel_fixed_bits(idx, config));
+		return;
+	}
+	p->hw->write_msr(p->gp_ctl + idx, config | ARCH_PERFMON_EVENTSEL_ENABLE);
+}
+
+static void intel_unprogram(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
+{
+	if (x86c_is_fixed(idx))
+		intel_set_fixed(p, cpu, idx - INTEL_PMC_IDX_FIXED, 0);
+	else
+		p->hw->write_msr(p->gp_ctl + idx, 0);
+}
+
+static void intel_enable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	p->hw->write_msr(MSR_CORE_PERF_GLOBAL_CTRL, p->all_mask);
+}
+
+static void intel_disable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	p->hw->write_msr(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+}
+
+static u64 intel_overflowed(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	return p->hw->read_msr(MSR_CORE_PERF_GLOBAL_STATUS);
+}
+
+static void intel_ack(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask)
+{
+	p->hw->write_msr(MSR_CORE_PERF_GLOBAL_OVF_CTRL, mask);
+}
+
+/* Version 1: each counter's own enable bit is all there is. */
+static void intel_v1_program(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			     int idx, u64 config)
+{
+	if (!cpu->disabled)
+		config |= ARCH_PERFMON_EVENTSEL_ENABLE;
+	p->hw->write_msr(p->gp_ctl + idx, config);
+}
+
+static void intel_v1_ack(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask)
+{
+}
+
+/* Set by the probe: AnyThread exists (version 3 on, not deprecated). */
+static bool intel_has_anythread;
+
+static int intel_hw_config(struct x86c_pmu *p, struct perf_event *event)
+{
+	int err;
+
+	if (!(event->attr.config & ARCH_PERFMON_EVENTSEL_ANY))
+		return 0;
+	if (!intel_has_anythread)
+		return -EINVAL;
+	/* Counting the other hyperthread's work is a CPU-wide view. */
+	err = perf_allow_cpu();
+	if (err)
+		return err;
+	event->hw.config |= ARCH_PERFMON_EVENTSEL_ANY;
+	return 0;
+}
+
+/*
+ * freeze_on_smi: DEBUGCTL's FREEZE_IN_SMM, on every CPU, so that
+ * firmware's System Management Mode does not show in the counts.  On
+ * by default.
+ */
+static unsigned long intel_freeze_on_smi = 1;
+static DEFINE_MUTEX(intel_freeze_on_smi_mutex);
+
+static void intel_apply_freeze_on_smi(struct x86c_pmu *p)
+{
+	u64 debugctl = p->hw->read_msr(MSR_IA32_DEBUGCTLMSR);
+
+	if (READ_ONCE(intel_freeze_on_smi))
+		debugctl |= DEBUGCTLMSR_FREEZE_IN_SMM;
+	else
+		debugctl &= ~DEBUGCTLMSR_FREEZE_IN_SMM;
+	p->hw->write_msr(MSR_IA32_DEBUGCTLMSR, debugctl);
+}
+
+static void intel_freeze_on_smi_ipi(void *unused)
+{
+	intel_apply_freeze_on_smi(x86c_host);
+}
+
+static ssize_t freeze_on_smi_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lu\n", READ_ONCE(intel_freeze_on_smi));
+}
+
+static ssize_t freeze_on_smi_store(struct device *dev,
+				   struct device_attribute *attr,
+				   const char *buf, size_t count)
+{
+	unsigned long val;
+	int err;
+
+	err = kstrtoul(buf, 0, &val);
+	if (err)
+		return err;
+	if (val > 1)
+		return -EINVAL;
+
+	mutex_lock(&intel_freeze_on_smi_mutex);
+	if (val != intel_freeze_on_smi) {
+		WRITE_ONCE(intel_freeze_on_smi, val);
+		cpus_read_lock();
+		on_each_cpu(intel_freeze_on_smi_ipi, NULL, 1);
+		cpus_read_unlock();
+	}
+	mutex_unlock(&intel_freeze_on_smi_mutex);
+	return count;
+}
+static DEVICE_ATTR_RW(freeze_on_smi);
+
+static struct attribute *intel_pmu_attrs[] = {
+	&dev_attr_freeze_on_smi.attr,
+	NULL,
+};
+
+/* The Intel-only files beside rdpmc in the PMU's directory. */
+const struct attribute_group x86c_intel_pmu_group = {
+	.attrs = intel_pmu_attrs,
+};
+
+static void intel_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	intel_apply_freeze_on_smi(p);
+}
+
+static const struct x86c_vendor intel_v2 = {
+	.name		= "Intel architectural perfmon",
+	.global_ctrl	= true,
+	.hw_config	= intel_hw_config,
+	.program	= intel_program,
+	.unprogram	= intel_unprogram,
+	.enable_all	= intel_enable_all,
+	.disable_all	= intel_disable_all,
+	.overflowed	= intel_overflowed,
+	.ack		= intel_ack,
+	.cpu_starting	= intel_cpu_starting,
+};
+
+static const struct x86c_vendor intel_v1 = {
+	.name		= "Intel architectural perfmon v1",
+	.hw_config	= intel_hw_config,
+	.program	= intel_v1_program,
+	.unprogram	= intel_unprogram,
+	.enable_all	= x86c_enable_each,
+	.disable_all	= x86c_disable_each,
+	.overflowed	= x86c_overflowed_by_sign,
+	.ack		= intel_v1_ack,
+	.cpu_starting	= intel_cpu_starting,
+};
+
+static const struct x86c_intel_family *intel_family(void)
+{
+	const struct x86c_intel_family *f;
+	const u8 *model;
+
+	if (boot_cpu_data.x86 != 6)
+		return NULL;
+	for (f = x86c_intel_families; f->name; f++)
+		for (model = f->models; *model; model++)
+			if (*model == boot_cpu_data.x86_model)
+				return f;
+	return NULL;
+}
+
+/* The generic events: architectural ones CPUID has, then the family's. */
+static void intel_event_map(struct x86c_pmu *p,
+			    const struct x86c_intel_family *f, u64 fixed)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(intel_arch_events); i++) {
+		if (i >= p->events_mask_len || (p->events_mask & BIT(i)))
+			continue;
+		p->event_map[intel_arch_events[i].hw_event] =
+			intel_arch_events[i].code;
+	}
+	if (fixed & BIT_ULL(2))
+		p->event_map[PERF_COUNT_HW_REF_CPU_CYCLES] = intel_fixed_codes[2];
+	if (!f)
+		return;
+	for (i = 0; i < PERF_COUNT_HW_MAX; i++)
+		if (f->event_map[i])
+			p->event_map[i] = f->event_map[i];
+}
+
+/**
+ * x86c_intel_probe - find and describe Intel's architectural counters
+ * @p: filled in
+ *
+ * Return: 0, or -ENODEV without architectural perfmon.
+ */
+int x86c_intel_probe(struct x86c_pmu *p)
+{
+	const struct x86c_intel_family *f = intel_family();
+	union cpuid10_eax eax;
+	union cpuid10_ebx ebx;
+	union cpuid10_edx edx;
+	unsigned int ecx;
+	u64 fixed = 0;
+	int i;
+
+	if (!boot_cpu_has(X86_FEATURE_ARCH_PERFMON))
+		return -ENODEV;
+	cpuid(0xa, &eax.full, &ebx.full, &ecx, &edx.full);
+	if (!eax.split.version_id || !eax.split.num_counters)
+		return -ENODEV;
+
+	p->version = eax.split.version_id;
+	p->num_gp = min_t(int, eax.split.num_counters, X86C_MAX_GP);
+	p->width = eax.split.bit_width;
+	p->events_mask = ebx.full;
+	p->events_mask_len = eax.split.mask_length;
+	p->gp_ctl = MSR_ARCH_PERFMON_EVENTSEL0;
+	p->gp_ctr = MSR_ARCH_PERFMON_PERFCTR0;
+	p->gp_stride = 1;
+	p->fixed_ctr = MSR_CORE_PERF_FIXED_CTR0;
+	p->raw_mask = X86_RAW_EVENT_MASK;
+	p->format = &x86c_intel_format_group;
+	p->vendor = p->version >= 2 ? &intel_v2 : &intel_v1;
+
+	if (p->version >= 2) {
+		fixed = GENMASK_ULL(edx.split.num_counters_fixed, 0) >> 1;
+		/*
+		 * Parts before version 5 may leave EDX empty yet have the
+		 * first three; a hypervisor is believed as it says.
+		 */
+		if (p->version < 5 && !boot_cpu_has(X86_FEATURE_HYPERVISOR))
+			fixed |= GENMASK_ULL(2, 0);
+		if (p->version >= 5)
+			fixed |= ecx;
+		fixed &= GENMASK_ULL(X86C_MAX_FIXED - 1, 0);
+	}
+	intel_has_anythread = p->version >= 3 &&
+			      !edx.split.anythread_deprecated;
+
+	/* Fixed counters are numbered by position; a hole stays unused. */
+	p->num_fixed = fixed ? fls64(fixed) : 0;
+	for (i = 0; i < p->num_fixed; i++) {
+		if (!(fixed & BIT_ULL(i)))
+			continue;
+		p->fixed[p->nr_fixed_events++] = (struct event_constraint) {
+			.idxmsk64 = BIT_ULL(INTEL_PMC_IDX_FIXED + i),
+			.code = intel_fixed_codes[i],
+			.cmask = X86_RAW_EVENT_MASK,
+		};
+	}
+
+	if (boot_cpu_has(X86_FEATURE_PDCM))
+		rdmsrl_safe(MSR_IA32_PERF_CAPABILITIES, &p->perf_capabilities);
+	if (p->perf_capabilities & INTEL_CAP_FULL_WIDTH_WRITES)
+		p->gp_ctr = MSR_IA32_PMC0;
+	else
+		p->max_period = (1ULL << 31) - 1;
+
+	intel_event_map(p, f, fixed);
+	p->vendor_group = &x86c_intel_pmu_group;
+	if (f) {
+		p->table = f->constraints;
+		p->family_name = f->name;
+	} else {
+		p->family_name = p->version >= 2 ? "generic_arch_v2+" :
+						   "generic_arch_v1";
+	}
+	return 0;
+}

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcore: what each Intel core family adds to the architectural
+ * performance-monitoring events.
+ *
+ * CPUID leaf 0AH says how many counters a core has and which of the
+ * architectural events it counts.  It does not say which of the
+ * model-specific events a general-purpose counter cannot take, nor
+ * which generic event (PERF_COUNT_HW_*) is better counted with another
+ * code on a given core.  This file holds those facts, as plain data,
+ * one set of tables per family of cores:
+ *
+ *  - the family 6 model numbers of the family (<asm/intel-family.h>);
+ *  - the generic events whose code differs from the architectural
+ *    one; 0 leaves the architectural code in place;
+ *  - the general-purpose counters that an event code is limited to.
+ *
+ * The restrictions come from Intel's event lists (the "Counter" field
+ * of each event at github.com/intel/perfmon, copied into the kernel
+ * under tools/perf/pmu-events/arch/x86/) and from the Intel SDM,
+ * volume 3B, "Performance Monitoring".  Where Intel limits a whole run
+ * of event codes, the tables follow the runs the stock kernel applies,
+ * since the test suite compares against that kernel: reserved codes
+ * inside a run are limited as well.
+ *
+ * A counter mask has bit i set for general-purpose counter i.  Fixed
+ * counters, PEBS and the topdown metrics are not described here: the
+ * framework builds the fixed-counter events from CPUID.  A mask may
+ * name counters a CPU lacks (a Skylake core has eight general-purpose
+ * counters with Hyper-Threading off and four with it on, and a guest
+ * may have fewer still): the Intel probe has to narrow each mask, and
+ * recount its weight, to the counters the CPU reports.
+ *
+ * Events are matched by exact code, so a run of codes is written one
+ * code a line.  The first matching entry wins: an entry for an event
+ * code and unit mask must come before the entry for the event code
+ * alone.
+ *
+ * To add a family: give it a models array ended by 0, a constraint
+ * array ended by X86C_CONSTRAINT_END (not const, for the probe's
+ * narrowing) and an entry in x86c_intel_families[] before the
+ * empty one that ends it.  A model belongs to one family only.  Hybrid
+ * parts (Alder Lake and later clients) are not handled by these tables.
+ */
+#include "../counters.h"
+
+/*
+ * Skylake microarchitecture: Skylake client and server, Kaby Lake,
+ * Coffee Lake (the Kaby Lake model numbers) and Comet Lake.
+ */
+static const u8 skylake_models[] = {
+	0x4e,	/* Skylake mobile */
+	0x5e,	/* Skylake desktop */
+	0x55,	/* Skylake server, Cascade Lake, Cooper Lake */
+	0x8e,	/* Kaby Lake, Coffee Lake, mobile */
+	0x9e,	/* Kaby Lake, Coffee Lake, desktop */
+	0xa5,	/* Comet Lake desktop */
+	0xa6,	/* Comet Lake mobile */
+	0
+};
+
+static struct event_constraint skylake_constraints[] = {
+	X86C_UEVENT_CONSTRAINT(0x01c0, 0x02),	/* INST_RETIRED.PREC_DIST: counter 1 */
+	/* memory and front-end retirement events: counters 0-3 */
+	X86C_EVENT_CONSTRAINT(0xc6, 0x0f),	/* FRONTEND_RETIRED.* */
+	X86C_EVENT_CONSTRAINT(0xcd, 0x0f),	/* MEM_TRANS_RETIRED.* */
+	X86C_EVENT_CONSTRAINT(0xd0, 0x0f),	/* MEM_INST_RETIRED.* */
+	X86C_EVENT_CONSTRAINT(0xd1, 0x0f),	/* MEM_LOAD_RETIRED.* */
+	X86C_EVENT_CONSTRAINT(0xd2, 0x0f),	/* MEM_LOAD_L3_HIT_RETIRED.* */
+	X86C_CONSTRAINT_END
+};
+
+/*
+ * Sunny Cove, Willow Cove and Cypress Cove cores: Ice Lake client and
+ * server, Tiger Lake, Rocket Lake.
+ */
+static const u8 icelake_models[] = {
+	0x6a,	/* Ice Lake server */
+	0x6c,	/* Ice Lake D */
+	0x7d,	/* Ice Lake desktop */
+	0x7e,	/* Ice Lake mobile */
+	0x8c,	/* Tiger Lake mobile */
+	0x8d,	/* Tiger Lake desktop */
+	0xa7,	/* Rocket Lake */
+	0
+};
+
+/* Ice Lake cores have eight counters; the codes below are limited to 0-3. */
+static struct event_constraint icelake_constraints[] = {
+	/* 0x03-0x0a */
+	X86C_EVENT_CONSTRAINT(0x03, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x04, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x05, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x06, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x07, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x08, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x09, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x0a, 0x0f),
+	/* 0x1f-0x28 */
+	X86C_EVENT_CONSTRAINT(0x1f, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x20, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x21, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x22, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x23, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x24, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x25, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x26, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x27, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x28, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x32, 0x0f),	/* SW_PREFETCH_ACCESS.* */
+	/* 0x48-0x56 */
+	X86C_EVENT_CONSTRAINT(0x48, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x49, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x4a, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x4b, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x4c, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x4d, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x4e, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x4f, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x50, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x51, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x52, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x53, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x54, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x55, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x56, 0x0f),
+	/* 0x60-0x8b */
+	X86C_EVENT_CONSTRAINT(0x60, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x61, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x62, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x63, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x64, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x65, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x66, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x67, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x68, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x69, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x6a, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x6b, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x6c, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x6d, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x6e, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x6f, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x70, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x71, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x72, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x73, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x74, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x75, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x76, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x77, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x78, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x79, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x7a, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x7b, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x7c, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x7d, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x7e, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x7f, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x80, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x81, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x82, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x83, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x84, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x85, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x86, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x87, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x88, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x89, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x8a, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x8b, 0x0f),
+	/* CYCLE_ACTIVITY: three unit masks run anywhere, the rest on 0-3 */
+	X86C_UEVENT_CONSTRAINT(0x04a3, 0xff),	/* STALLS_TOTAL */
+	X86C_UEVENT_CONSTRAINT(0x10a3, 0xff),	/* CYCLES_MEM_ANY */
+	X86C_UEVENT_CONSTRAINT(0x14a3, 0xff),	/* STALLS_MEM_ANY */
+	X86C_EVENT_CONSTRAINT(0xa3, 0x0f),
+	/* 0xa8-0xb0 */
+	X86C_EVENT_CONSTRAINT(0xa8, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xa9, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xaa, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xab, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xac, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xad, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xae, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xaf, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xb0, 0x0f),
+	/* 0xb7-0xbd */
+	X86C_EVENT_CONSTRAINT(0xb7, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xb8, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xb9, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xba, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xbb, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xbc, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xbd, 0x0f),
+	/* 0xd0-0xe6 */
+	X86C_EVENT_CONSTRAINT(0xd0, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd1, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd2, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd3, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd4, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd5, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd6, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd7, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd8, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd9, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xda, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xdb, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xdc, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xdd, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xde, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xdf, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xe0, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xe1, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xe2, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xe3, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xe4, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xe5, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xe6, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xef, 0x0f),
+	/* 0xf0-0xf4 */
+	X86C_EVENT_CONSTRAINT(0xf0, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xf1, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xf2, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xf3, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xf4, 0x0f),
+	X86C_CONSTRAINT_END
+};
+
+/* Golden Cove server cores: Sapphire Rapids, Emerald Rapids. */
+static const u8 sapphire_rapids_models[] = {
+	0x8f,	/* Sapphire Rapids */
+	0xcf,	/* Emerald Rapids */
+	0
+};
+
+/*
+ * Golden Cove cores have eight counters.  Event codes below 0x90 run
+ * on counters 0-3 only, except 0x2e (LONGEST_LAT_CACHE) and 0x3c
+ * (CPU_CLK_UNHALTED), which run anywhere and so have no entry.  Codes
+ * from 0x90 up run anywhere, except those listed after the run.
+ */
+static struct event_constraint sapphire_rapids_constraints[] = {
+	/* 0x01-0x8f, less 0x2e and 0x3c */
+	X86C_EVENT_CONSTRAINT(0x01, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x02, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x03, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x04, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x05, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x06, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x07, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x08, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x09, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x0a, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x0b, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x0c, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x0d, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x0e, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x0f, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x10, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x11, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x12, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x13, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x14, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x15, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x16, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x17, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x18, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x19, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x1a, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x1b, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x1c, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x1d, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x1e, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x1f, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x20, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x21, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x22, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x23, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x24, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x25, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x26, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x27, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x28, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x29, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x2a, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x2b, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x2c, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x2d, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x2f, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x30, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x31, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x32, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x33, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x34, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x35, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x36, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x37, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x38, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x39, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x3a, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x3b, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x3d, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x3e, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x3f, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x40, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x41, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x42, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x43, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x44, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x45, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x46, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x47, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x48, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x49, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x4a, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x4b, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x4c, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x4d, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x4e, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x4f, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x50, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x51, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x52, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x53, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x54, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x55, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x56, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x57, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x58, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x59, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x5a, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x5b, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x5c, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x5d, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x5e, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x5f, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x60, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x61, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x62, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x63, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x64, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x65, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x66, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x67, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x68, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x69, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x6a, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x6b, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x6c, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x6d, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x6e, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x6f, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x70, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x71, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x72, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x73, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x74, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x75, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x76, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x77, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x78, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x79, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x7a, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x7b, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x7c, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x7d, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x7e, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x7f, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x80, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x81, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x82, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x83, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x84, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x85, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x86, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x87, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x88, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x89, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x8a, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x8b, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x8c, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x8d, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x8e, 0x0f),
+	X86C_EVENT_CONSTRAINT(0x8f, 0x0f),
+	/* CYCLE_ACTIVITY, three unit masks: counters 0-3 */
+	X86C_UEVENT_CONSTRAINT(0x01a3, 0x0f),	/* CYCLES_L2_MISS */
+	X86C_UEVENT_CONSTRAINT(0x02a3, 0x0f),
+	X86C_UEVENT_CONSTRAINT(0x08a3, 0x0f),	/* CYCLES_L1D_MISS */
+	/* counter 0 only */
+	X86C_UEVENT_CONSTRAINT(0x04a4, 0x01),	/* TOPDOWN.BAD_SPEC_SLOTS */
+	X86C_UEVENT_CONSTRAINT(0x08a4, 0x01),	/* TOPDOWN.BR_MISPREDICT_SLOTS */
+	X86C_UEVENT_CONSTRAINT(0x02cd, 0x01),	/* MEM_TRANS_RETIRED.STORE_SAMPLE */
+	X86C_EVENT_CONSTRAINT(0xce, 0x01),
+	/* 0xd0-0xdf: counters 0-3 */
+	X86C_EVENT_CONSTRAINT(0xd0, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd1, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd2, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd3, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd4, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd5, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd6, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd7, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd8, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xd9, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xda, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xdb, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xdc, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xdd, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xde, 0x0f),
+	X86C_EVENT_CONSTRAINT(0xdf, 0x0f),
+	X86C_CONSTRAINT_END
+};
+
+const struct x86c_intel_family x86c_intel_families[] = {
+	{
+		.name		= "skylake",
+		.models		= skylake_models,
+		/* every generic event keeps its architectural code */
+		.constraints	= skylake_constraints,
+	},
+	{
+		.name		= "icelake",
+		.models		= icelake_models,
+		/* every generic event keeps its architectural code */
+		.constraints	= icelake_constraints,
+	},
+	{
+		.name		= "sapphire_rapids",
+		.models		= sapphire_rapids_models,
+		.event_map	= {
+			/*
+			 * CPU_CLK_UNHALTED.REF_TSC_P, which a general-purpose
+			 * counter can take as well as fixed counter 2.  The
+			 * stock kernel uses it only when CPUID 0AH EBX bit 2
+			 * is clear (the reference-cycles event is there);
+			 * otherwise it keeps the architectural code.
+			 */
+			[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
+		},
+		.constraints	= sapphire_rapids_constraints,
+	},
+	{ }
+};

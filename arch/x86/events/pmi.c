@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcore: the x86 performance monitoring interrupt.
+ *
+ * The local APIC's performance-counter entry (LVTPC) delivers a counter
+ * overflow as an NMI, so a sample can be taken anywhere, interrupts off
+ * included, and the APIC masks the entry on delivery.  The handler
+ * finds the counters that overflowed, folds their counts, reloads them
+ * for the next period and emits a sample for each period that ended;
+ * then it unmasks the entry.
+ *
+ * NMIs are shared (the watchdog of another kind, IPIs of a crash, other
+ * PMUs such as AMD IBS): the handler claims one only when it found an
+ * overflow of its own, and says how many it handled, since two
+ * overflows close together can raise two NMIs of which the second finds
+ * nothing (the NMI core swallows that one when the first handled more
+ * than one).  AMD's counters may raise their NMI after the handler
+ * already dealt with the overflow; an unclaimed NMI shortly after one of
+ * ours is taken as such a late one.
+ */
+
+#include <linux/jiffies.h>
+#include <linux/nmi.h>
+#include <linux/perf_event.h>
+#include <linux/sched/clock.h>
+
+#include <asm/apic.h>
+#include <asm/hardirq.h>
+#include <asm/nmi.h>
+
+#include "counters.h"
+
+/* Enough for any real interrupt storm; more means a stuck status bit. */
+#define X86C_PMI_LOOPS		100
+/* How long after a PMI an unclaimed NMI is taken as a late one of ours. */
+#define X86C_LATE_NMI_MS	100
+
+static void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			   struct perf_event *event, struct pt_regs *regs)
+{
+	struct perf_sample_data data;
+
+	x86c_event_update(p, event);
+	if (!x86c_event_set_period(p, event) || !is_sampling_event(event))
+		return;
+
+	perf_sample_data_init(&data, 0, event->hw.last_period);
+	if (p->vendor->pmi_sample)
+		p->vendor->pmi_sample(p, event, &data);
+	if (perf_event_overflow(event, &data, regs))
+		x86c_stop(p, cpu, event, 0);
+}
+
+/**
+ * x86c_handle_pmi - deal with the overflows pending on this CPU
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ * @regs: where the interrupt came
+ *
+ * Return: how many counter overflows it handled (0: not ours).
+ */
+int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		    struct pt_regs *regs)
+{
+	int handled = 0, loops = 0;
+	unsigned long ours;
+	u64 status;
+	int idx;
+
+	/*
+	 * With a global control, stop everything while we work, so that
+	 * the counters do not count the handler and a group stays in step.
+	 */
+	if (p->vendor->global_ctrl)
+		p->vendor->disable_all(p, cpu);
+
+	status = p->vendor->overflowed(p, cpu);
+	while (status) {
+		if (++loops > X86C_PMI_LOOPS) {
+			WARN_ONCE(1, "perf/x86: overflow status %#llx does not clear\n",
+				  status);
+			break;
+		}
+		p->vendor->ack(p, cpu, status);
+		/* A stopped counter's late overflow is ours, but has no event. */
+		handled += hweight64(status & p->all_mask & ~cpu->running);
+
+		ours = status & cpu->running;
+		for_each_set_bit(idx, &ours, X86_PMC_IDX_MAX) {
+			handled++;
+			x86c_pmi_event(p, cpu, cpu->owner[idx], regs);
+		}
+		status = p->vendor->overflowed(p, cpu);
+	}
+
+	/* The APIC masked the entry when it delivered the NMI. */
+	if (handled)
+		apic_write(APIC_LVTPC, APIC_DM_NMI);
+	if (p->vendor->global_ctrl && !cpu->disabled)
+		p->vendor->enable_all(p, cpu);
+	return handled;
+}
+
+static int x86c_nmi(unsigned int cmd, struct pt_regs *regs)
+{
+	struct x86c_pmu *p = x86c_host;
+	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
+	u64 start, took;
+	int handled;
+
+	if (!cpu->nr && time_after_eq(jiffies, cpu->nmi_window_end))
+		return NMI_DONE;
+
+	start = sched_clock();
+	handled = x86c_handle_pmi(p, cpu, regs);
+	took = sched_clock() - start;
+
+	if (handled) {
+		inc_irq_stat(apic_perf_irqs);
+		cpu->nmi_window_end = jiffies +
+				      msecs_to_jiffies(X86C_LATE_NMI_MS);
+		perf_sample_event_took(took);
+		return handled;
+	}
+	if (!p->vendor->global_ctrl &&
+	    time_before(jiffies, cpu->nmi_window_end)) {
+		apic_write(APIC_LVTPC, APIC_DM_NMI);
+		return NMI_HANDLED;
+	}
+	return NMI_DONE;
+}
+
+/**
+ * x86c_pmi_init - route counter overflows to the NMI handler
+ * @p: the host PMU
+ *
+ * Return: 0 or a negative errno.
+ */
+int x86c_pmi_init(struct x86c_pmu *p)
+{
+	perf_events_lapic_init();
+	return register_nmi_handler(NMI_LOCAL, x86c_nmi, 0, "PMI");
+}
+
+/**
+ * perf_events_lapic_init - point this CPU's LVTPC at the NMI
+ *
+ * Called by the local APIC setup of every CPU, and at the probe.
+ */
+void perf_events_lapic_init(void)
+{
+	if (!x86c_host || !boot_cpu_has(X86_FEATURE_APIC))
+		return;
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
+}

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcore: what the x86 "cpu" PMU shows in sysfs, which perf reads to
+ * parse event strings:
+ *
+ *   format/	the fields of attr.config, per vendor;
+ *   events/	the generic events this CPU counts, by their encoding
+ *		(absent where the event is not counted);
+ *   caps/	max_precise (0 until PEBS) and, on Intel, pmu_name;
+ *
+ * and beside them rdpmc (rdpmc.c) and the vendor's own knobs.  The
+ * probe picks the format group and the vendor's files: see
+ * x86c_sysfs_init().
+ */
+
+#include <linux/device.h>
+#include <linux/perf_event.h>
+#include <linux/sysfs.h>
+
+#include "counters.h"
+
+/* ---- format/ -------------------------------------------------------- */
+
+/* A field of attr.config, as "config:<bits>". */
+struct x86c_format_attr {
+	struct device_attribute	attr;
+	const char		*bits;
+};
+
+static ssize_t x86c_format_show(struct device *dev,
+				struct device_attribute *attr, char *page)
+{
+	struct x86c_format_attr *f =
+		container_of(attr, struct x86c_format_attr, attr);
+
+	return sysfs_emit(page, "config:%s\n", f->bits);
+}
+
+#define X86C_FORMAT(var, field, config_bits)				\
+static struct x86c_format_attr x86c_format_##var = {			\
+	.attr	= __ATTR(field, 0444, x86c_format_show, NULL),		\
+	.bits	= config_bits,						\
+}
+
+X86C_FORMAT(event, event, "0-7");
+X86C_FORMAT(amd_event, event, "0-7,32-35");	/* 4 more select bits */
+X86C_FORMAT(umask, umask, "8-15");
+X86C_FORMAT(edge, edge, "18");
+X86C_FORMAT(pc, pc, "19");
+X86C_FORMAT(any, any, "21");
+X86C_FORMAT(inv, inv, "23");
+X86C_FORMAT(cmask, cmask, "24-31");
+
+static struct attribute *x86c_intel_format_attrs[] = {
+	&x86c_format_event.attr.attr,
+	&x86c_format_umask.attr.attr,
+	&x86c_format_edge.attr.attr,
+	&x86c_format_pc.attr.attr,
+	&x86c_format_any.attr.attr,
+	&x86c_format_inv.attr.attr,
+	&x86c_format_cmask.attr.attr,
+	NULL,
+};
+
+const struct attribute_group x86c_intel_format_group = {
+	.name	= "format",
+	.attrs	= x86c_intel_format_attrs,
+};
+
+static struct attribute *x86c_amd_format_attrs[] = {
+	&x86c_format_amd_event.attr.attr,
+	&x86c_format_umask.attr.attr,
+	&x86c_format_edge.attr.attr,
+	&x86c_format_inv.attr.attr,
+	&x86c_format_cmask.attr.attr,
+	NULL,
+};
+
+const struct attribute_group x86c_amd_format_group = {
+	.name	= "format",
+	.attrs	= x86c_amd_format_attrs,
+};
+
+/* ---- events/ -------------------------------------------------------- */
+
+/*
+ * A generic event as perf would write it from the format: the event
+ * select (with AMD's high bits), then the other fields that are set.
+ */
+static ssize_t x86c_event_show(struct device *dev,
+			       struct device_attribute *attr, char *page)
+{
+	struct perf_pmu_events_attr *pattr =
+		container_of(attr, struct perf_pmu_events_attr, attr);
+	u64 code = x86c_host->event_map[pattr->id];
+	u64 event = (code & ARCH_PERFMON_EVENTSEL_EVENT) |
+		    ((code >> 24) & 0xf00);
+	u64 umask = (code & ARCH_PERFMON_EVENTSEL_UMASK) >> 8;
+	u64 cmask = (code & ARCH_PERFMON_EVENTSEL_CMASK) >> 24;
+	int len;
+
+	len = sysfs_emit(page, "event=0x%02llx", event);
+	if (umask)
+		len += sysfs_emit_at(page, len, ",umask=0x%02llx", umask);
+	if (code & ARCH_PERFMON_EVENTSEL_EDGE)
+		len += sysfs_emit_at(page, len, ",edge");
+	if (code & ARCH_PERFMON_EVENTSEL_INV)
+		len += sysfs_emit_at(page, len, ",inv");
+	if (cmask)
+		len += sysfs_emit_at(page, len, ",cmask=0x%02llx", cmask);
+	len += sysfs_emit_at(page, len, "\n");
+	return len;
+}
+
+#define X86C_EVENT_ATTR(var, file, hw_event)				\
+static struct perf_pmu_events_attr x86c_event_##var = {		\
+	.attr = {							\
+		.attr	= { .name = file, .mode = 0444 },		\
+		.show	= x86c_event_show,				\
+	},								\
+	.id	= hw_event,						\
+}
+
+X86C_EVENT_ATTR(cycles, "cpu-cycles", PERF_COUNT_HW_CPU_CYCLES);
+X86C_EVENT_ATTR(instructions, "instructions", PERF_COUNT_HW_INSTRUCTIONS);
+X86C_EVENT_ATTR(cache_refs, "cache-references", PERF_COUNT_HW_CACHE_REFERENCES);
+X86C_EVENT_ATTR(cache_misses, "cache-misses", PERF_COUNT_HW_CACHE_MISSES);
+X86C_EVENT_ATTR(branches, "branch-instructions",
+		PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+X86C_EVENT_ATTR(branch_misses, "branch-misses", PERF_COUNT_HW_BRANCH_MISSES);
+X86C_EVENT_ATTR(bus_cycles, "bus-cycles", PERF_COUNT_HW_BUS_CYCLES);
+X86C_EVENT_ATTR(stalled_front, "stalled-cycles-frontend",
+		PERF_COUNT_HW_STALLED_CYCLES_FRONTEND);
+X86C_EVENT_ATTR(stalled_back, "stalled-cycles-backend",
+		PERF_COUNT_HW_STALLED_CYCLES_BACKEND);
+X86C_EVENT_ATTR(ref_cycles, "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES);
+
+static struct attribute *x86c_event_attrs[] = {
+	&x86c_event_cycles.attr.attr,
+	&x86c_event_instructions.attr.attr,
+	&x86c_event_cache_refs.attr.attr,
+	&x86c_event_cache_misses.attr.attr,
+	&x86c_event_branches.attr.attr,
+	&x86c_event_branch_misses.attr.attr,
+	&x86c_event_bus_cycles.attr.attr,
+	&x86c_event_stalled_front.attr.attr,
+	&x86c_event_stalled_back.attr.attr,
+	&x86c_event_ref_cycles.attr.attr,
+	NULL,
+};
+
+/* An event this CPU does not count has no file. */
+static umode_t x86c_event_visible(struct kobject *kobj, struct attribute *attr,
+				  int i)
+{
+	struct perf_pmu_events_attr *pattr =
+		container_of(attr, struct perf_pmu_events_attr, attr.attr);
+
+	return x86c_host->event_map[pattr->id] ? attr->mode : 0;
+}
+
+static const struct attribute_group x86c_events_group = {
+	.name		= "events",
+	.attrs		= x86c_event_attrs,
+	.is_visible	= x86c_event_visible,
+};
+
+/* ---- caps/ ---------------------------------------------------------- */
+
+static ssize_t max_precise_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	/* Precise sampling needs PEBS, which is not driven yet. */
+	return sysfs_emit(buf, "0\n");
+}
+static DEVICE_ATTR_RO(max_precise);
+
+static ssize_t pmu_name_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", x86c_host->family_name);
+}
+static DEVICE_ATTR_RO(pmu_name);
+
+static struct attribute *x86c_caps_attrs[] = {
+	&dev_attr_max_precise.attr,
+	&dev_attr_pmu_name.attr,
+	NULL,
+};
+
+/* Intel names its PMU; AMD's has no name. */
+static umode_t x86c_caps_visible(struct kobject *kobj, struct attribute *attr,
+				 int i)
+{
+	if (attr == &dev_attr_pmu_name.attr && !x86c_host->family_name)
+		return 0;
+	return attr->mode;
+}
+
+static const struct attribute_group x86c_caps_group = {
+	.name		= "caps",
+	.attrs		= x86c_caps_attrs,
+	.is_visible	= x86c_caps_visible,
+};
+
+/* The two slots the probe fills: format/ and the vendor's own files. */
+#define X86C_FORMAT_SLOT	3
+#define X86C_VENDOR_SLOT	4
+
+const struct attribute_group *x86c_attr_groups[] = {
+	&x86c_rdpmc_group,
+	&x86c_events_group,
+	&x86c_caps_group,
+	NULL,		/* format/ */
+	NULL,		/* the vendor's files, if any */
+	NULL,
+};
+
+/**
+ * x86c_sysfs_init - choose the vendor's groups before registration
+ * @p: the probed host PMU
+ */
+void x86c_sysfs_init(struct x86c_pmu *p)
+{
+	x86c_attr_groups[X86C_FORMAT_SLOT] = p->format;
+	x86c_attr_groups[X86C_VENDOR_SLOT] = p->vendor_group;
+}
