@@ -779,6 +779,10 @@ static int __init x86c_init(void)
 	case X86_VENDOR_INTEL:
 		err = x86c_intel_probe(p);
 		break;
+	case X86_VENDOR_AMD:
+	case X86_VENDOR_HYGON:
+		err = x86c_amd_probe(p);
+		break;
 	default:
 		err = -ENODEV;
 	}

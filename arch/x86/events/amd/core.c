@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcore: the AMD core counter driver.
+ *
+ * AMD's core counters (AMD64 APM vol. 2, "Performance Monitoring
+ * Counters") are one kind: every event may use every counter.  Three
+ * layouts:
+ *
+ *   legacy		4 counters, PERF_CTL0-3 at C001_0000h and PERF_CTR0-3
+ *			at C001_0004h; no CPUID bit says they exist;
+ *   PerfCtrExtCore	(CPUID 8000_0001h ECX[23]) 6 counters, CTL and CTR
+ *			interleaved from C001_0200h, of which the legacy
+ *			MSRs are aliases;
+ *   PerfMonV2		(CPUID 8000_0022h EAX[0]) adds a global control,
+ *			status and status-clear register, and says how many
+ *			core counters there are (EBX[3:0]).
+ *
+ * Without PerfMonV2 nothing switches all counters at once, so a group
+ * starts and stops one counter after the other, and an overflow is seen
+ * by the counter's sign: counters.c has the helpers for both.  The
+ * counters are 48 bits wide.
+ *
+ * Host and guest: the event select's HostOnly and GuestOnly bits tell a
+ * counter to count in one of them.  With SVM off, HostOnly would stop
+ * the counter altogether, so it is stripped until KVM turns SVM on
+ * (amd_pmu_enable_virt(), kvm.c).
+ */
+
+#include <linux/init.h>
+#include <linux/perf_event.h>
+
+#include <asm/cpufeature.h>
+#include <asm/msr.h>
+#include <asm/perf_event.h>
+#include <asm/processor.h>
+
+#include "../counters.h"
+
+#define AMD_WIDTH	48
+
+/* Core generations whose generic event codes differ. */
+enum amd_generation {
+	AMD_PRE_ZEN,
+	AMD_ZEN1,
+	AMD_ZEN2,	/* and Zen 3 */
+	AMD_ZEN4,	/* and later */
+	AMD_GENERATIONS
+};
+
+/* The code of each generic event, per generation; 0: not counted. */
+static const u64 amd_event_codes[PERF_COUNT_HW_MAX][AMD_GENERATIONS] = {
+	/*					pre-Zen	 Zen 1	  Zen 2-3  Zen 4+ */
+	[PERF_COUNT_HW_CPU_CYCLES]		= { 0x0076, 0x0076, 0x0076, 0x0076 },
+	[PERF_COUNT_HW_INSTRUCTIONS]		= { 0x00c0, 0x00c0, 0x00c0, 0x00c0 },
+	[PERF_COUNT_HW_CACHE_REFERENCES]	= { 0x077d, 0xff60, 0xff60, 0xff60 },
+	[PERF_COUNT_HW_CACHE_MISSES]		= { 0x077e, 0x0964, 0x0964, 0x0964 },
+	[PERF_COUNT_HW_BRANCH_INSTRUCTIONS]	= { 0x00c2, 0x00c2, 0x00c2, 0x00c2 },
+	[PERF_COUNT_HW_BRANCH_MISSES]		= { 0x00c3, 0x00c3, 0x00c3, 0x00c3 },
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= { 0x00d0, 0x0287, 0x00a9, 0x00a9 },
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= { 0x00d1, 0x0187, 0, 0 },
+	[PERF_COUNT_HW_REF_CPU_CYCLES]		= { 0, 0, 0, 0x100000120 },
+};
+
+/* Family 17h holds Zen 1 and 2, 19h Zen 3 and 4: the feature flags tell. */
+static enum amd_generation amd_generation(void)
+{
+	unsigned int family = boot_cpu_data.x86;
+
+	if (family >= 0x1a || boot_cpu_has(X86_FEATURE_ZEN4))
+		return AMD_ZEN4;
+	if (family >= 0x19 || boot_cpu_has(X86_FEATURE_ZEN2))
+		return AMD_ZEN2;
+	if (boot_cpu_has(X86_FEATURE_ZEN1))
+		return AMD_ZEN1;
+	return AMD_PRE_ZEN;
+}
+
+static void amd_program(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx,
+			u64 config)
+{
+	if (!cpu->disabled || p->vendor->global_ctrl)
+		config |= ARCH_PERFMON_EVENTSEL_ENABLE;
+	p->hw->write_msr(p->gp_ctl + idx * p->gp_stride, config);
+}
+
+static void amd_unprogram(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
+{
+	p->hw->write_msr(p->gp_ctl + idx * p->gp_stride, 0);
+}
+
+static void amd_no_ack(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask)
+{
+}
+
+static int amd_hw_config(struct x86c_pmu *p, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	/* Neither host nor guest: the counter counts in no mode at all. */
+	if (event->attr.exclude_host && event->attr.exclude_guest)
+		hwc->config &= ~(ARCH_PERFMON_EVENTSEL_USR |
+				 ARCH_PERFMON_EVENTSEL_OS);
+	else if (event->attr.exclude_host)
+		hwc->config |= AMD64_EVENTSEL_GUESTONLY;
+	else if (event->attr.exclude_guest)
+		hwc->config |= AMD64_EVENTSEL_HOSTONLY;
+	return 0;
+}
+
+/* PerfMonV2: the global registers. */
+static void amd_v2_enable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	p->hw->write_msr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, p->all_mask);
+}
+
+static void amd_v2_disable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	p->hw->write_msr(MSR_AMD64_PERF_CNTR_GLOBAL_CTL, 0);
+}
+
+static u64 amd_v2_overflowed(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	return p->hw->read_msr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS);
+}
+
+static void amd_v2_ack(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask)
+{
+	p->hw->write_msr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, mask);
+}
+
+static const struct x86c_vendor amd_core = {
+	.name		= "AMD core counters",
+	.hw_config	= amd_hw_config,
+	.program	= amd_program,
+	.unprogram	= amd_unprogram,
+	.enable_all	= x86c_enable_each,
+	.disable_all	= x86c_disable_each,
+	.overflowed	= x86c_overflowed_by_sign,
+	.ack		= amd_no_ack,
+};
+
+static const struct x86c_vendor amd_perfmon_v2 = {
+	.name		= "AMD PerfMonV2",
+	.global_ctrl	= true,
+	.hw_config	= amd_hw_config,
+	.program	= amd_program,
+	.unprogram	= amd_unprogram,
+	.enable_all	= amd_v2_enable_all,
+	.disable_all	= amd_v2_disable_all,
+	.overflowed	= amd_v2_overflowed,
+	.ack		= amd_v2_ack,
+};
+
+/**
+ * x86c_amd_probe - describe AMD's core counters
+ * @p: filled in
+ *
+ * Return: 0, or -ENODEV before the K7.
+ */
+int x86c_amd_probe(struct x86c_pmu *p)
+{
+	enum amd_generation gen = amd_generation();
+	unsigned int eax, ebx, ecx, edx;
+	int i;
+
+	if (boot_cpu_data.x86 < 6)
+		return -ENODEV;
+
+	p->width = AMD_WIDTH;
+	p->raw_mask = AMD64_RAW_EVENT_MASK;
+	p->virt_mask = AMD64_EVENTSEL_HOSTONLY;
+	p->format = &x86c_amd_format_group;
+	p->vendor = &amd_core;
+	if (boot_cpu_has(X86_FEATURE_PERFCTR_CORE)) {
+		p->num_gp = AMD64_NUM_COUNTERS_CORE;
+		p->gp_ctl = MSR_F15H_PERF_CTL;
+		p->gp_ctr = MSR_F15H_PERF_CTR;
+		p->gp_stride = 2;
+	} else {
+		p->num_gp = AMD64_NUM_COUNTERS;
+		p->gp_ctl = MSR_K7_EVNTSEL0;
+		p->gp_ctr = MSR_K7_PERFCTR0;
+		p->gp_stride = 1;
+	}
+	if (boot_cpu_has(X86_FEATURE_PERFMON_V2)) {
+		cpuid(0x80000022, &eax, &ebx, &ecx, &edx);
+		p->version = 2;
+		p->num_gp = clamp_t(int, ebx & 0xf, 1, X86C_MAX_GP);
+		p->vendor = &amd_perfmon_v2;
+	}
+	for (i = 0; i < PERF_COUNT_HW_MAX; i++)
+		p->event_map[i] = amd_event_codes[i][gen];
+	return 0;
+}
