@@ -151,7 +151,8 @@ u64 x86c_event_update(struct x86c_pmu *p, struct perf_event *event)
  * @event: the event, on a counter that is not counting
  *
  * Counting events use the max period too: the overflow then only
- * folds the count before the counter could wrap unseen.
+ * folds the count before the counter could wrap unseen.  The caller
+ * refreshes the event's mmap page, whose offset depends on prev_count.
  *
  * Return: true when a sample period ended since the last load.
  */
@@ -169,8 +170,7 @@ bool x86c_event_set_period(struct x86c_pmu *p, struct perf_event *event)
 	/* prev_count as RDPMC sign-extended would read it: see rdpmc.c. */
 	local64_set(&hwc->prev_count, (u64)-next.load);
 	p->hw->write_msr(hwc->event_base,
-		     x86c_counter_load_value(next.load, p->cntval_mask));
-	perf_event_update_userpage(event);
+			 x86c_counter_load_value(next.load, p->cntval_mask));
 	return next.elapsed;
 }
 

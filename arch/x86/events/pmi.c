@@ -39,9 +39,12 @@ static void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			   struct perf_event *event, struct pt_regs *regs)
 {
 	struct perf_sample_data data;
+	bool elapsed;
 
 	x86c_event_update(p, event);
-	if (!x86c_event_set_period(p, event) || !is_sampling_event(event))
+	elapsed = x86c_event_set_period(p, event);
+	perf_event_update_userpage(event);
+	if (!elapsed || !is_sampling_event(event))
 		return;
 
 	perf_sample_data_init(&data, 0, event->hw.last_period);
