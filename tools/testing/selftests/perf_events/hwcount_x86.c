@@ -511,7 +511,7 @@ struct x86_cpu_sysfs {
 	const char *freeze_on_smi;	/* NULL: no such file */
 };
 
-static void kv_add(struct sysfs_kv *kv, const char *name, const char *value)
+static inline void kv_add(struct sysfs_kv *kv, const char *name, const char *value)
 {
 	while (kv->name)
 		kv++;
@@ -519,7 +519,7 @@ static void kv_add(struct sysfs_kv *kv, const char *name, const char *value)
 	kv->value = value;
 }
 
-static int kv_count(const struct sysfs_kv *kv)
+static inline int kv_count(const struct sysfs_kv *kv)
 {
 	int n = 0;
 
