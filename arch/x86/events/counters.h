@@ -286,6 +286,8 @@ void x86c_sysfs_init(struct x86c_pmu *p);
 /* The vendors' probes: 0 and *p filled, or -ENODEV. */
 #ifdef CONFIG_CPU_SUP_INTEL
 int x86c_intel_probe(struct x86c_pmu *p);
+/* Intel perfmon v2 and later, for KUnit (counters_test.c) */
+extern const struct x86c_vendor x86c_intel_v2_vendor;
 #else
 static inline int x86c_intel_probe(struct x86c_pmu *p)
 {

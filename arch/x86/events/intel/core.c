@@ -240,7 +240,8 @@ static void intel_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	intel_apply_freeze_on_smi(p);
 }
 
-static const struct x86c_vendor intel_v2 = {
+/* Not static: counters_test.c drives it against a model of the MSRs. */
+const struct x86c_vendor x86c_intel_v2_vendor = {
 	.name		= "Intel architectural perfmon",
 	.global_ctrl	= true,
 	.hw_config	= intel_hw_config,
@@ -333,7 +334,7 @@ int x86c_intel_probe(struct x86c_pmu *p)
 	p->fixed_ctr = MSR_CORE_PERF_FIXED_CTR0;
 	p->raw_mask = X86_RAW_EVENT_MASK;
 	p->format = &x86c_intel_format_group;
-	p->vendor = p->version >= 2 ? &intel_v2 : &intel_v1;
+	p->vendor = p->version >= 2 ? &x86c_intel_v2_vendor : &intel_v1;
 
 	if (p->version >= 2) {
 		fixed = GENMASK_ULL(edx.split.num_counters_fixed, 0) >> 1;

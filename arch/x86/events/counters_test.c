@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: the x86 core counter framework and the Intel perfmon v2 driver
+ * against a model of the hardware.
+ *
+ * The framework reaches MSRs and RDPMC only through struct x86c_hw_ops,
+ * so a register file in memory can stand in for the CPU: four general
+ * and three fixed 48-bit counters at Intel's addresses, IA32_PERFEVTSELx,
+ * IA32_FIXED_CTR_CTRL and the global control, status and overflow
+ * registers.  The cases then run the framework's own functions (counter
+ * loads, updates, stop, overflow by sign, limits and constraints) and
+ * the driver's program and unprogram, and check exactly what reached
+ * each register and each event.  None of this needs a PMU in the guest,
+ * so it also runs on the boots without one.
+ *
+ * The PMI (x86c_handle_pmi()) is left out: it writes the real local
+ * APIC and hands sampling events to perf_event_overflow(), which these
+ * bare events cannot take.
+ */
+
+#include <kunit/test.h>
+#include <kunit/test-bug.h>
+#include <linux/bits.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+
+#include "counters.h"
+
+#define FAKE_GP			4
+#define FAKE_FIXED		3
+#define FAKE_WIDTH		48
+#define FAKE_MASK		0xffffffffffffULL	/* FAKE_WIDTH bits */
+#define FAKE_MAX_PERIOD		(FAKE_MASK >> 1)
+#define LEGACY_MAX_PERIOD	(BIT_ULL(31) - 1)
+
+/*
+ * The model's addresses, from the SDM rather than the kernel's headers,
+ * so that a wrong constant in the code under test shows as a stray MSR.
+ */
+#define M_PERFCTR0		0x0c1	/* IA32_PMC0: 32-bit writes */
+#define M_EVTSEL0		0x186	/* IA32_PERFEVTSEL0 */
+#define M_FIXED_CTR0		0x309	/* IA32_FIXED_CTR0 */
+#define M_FIXED_CTR_CTRL	0x38d	/* IA32_FIXED_CTR_CTRL */
+#define M_GLOBAL_STATUS		0x38e	/* IA32_PERF_GLOBAL_STATUS */
+#define M_GLOBAL_CTRL		0x38f	/* IA32_PERF_GLOBAL_CTRL */
+#define M_GLOBAL_OVF_CTRL	0x390	/* IA32_PERF_GLOBAL_OVF_CTRL */
+#define M_A_PMC0		0x4c1	/* IA32_A_PMC0: full-width writes */
+#define RDPMC_FIXED		BIT(30)	/* RDPMC ECX: a fixed counter */
+
+/* Control bits, as the SDM numbers them. */
+#define EVTSEL_USR		BIT_ULL(16)
+#define EVTSEL_OS		BIT_ULL(17)
+#define EVTSEL_INT		BIT_ULL(20)
+#define EVTSEL_ANY		BIT_ULL(21)
+#define EVTSEL_EN		BIT_ULL(22)
+#define EVTSEL_INV		BIT_ULL(23)
+
+#define FIX(i)			(INTEL_PMC_IDX_FIXED + (i))
+
+/**
+ * struct fake_hw - the register file the model's x86c_hw_ops reach
+ * @evtsel: IA32_PERFEVTSELx
+ * @gp: the general-purpose counters, as the hardware holds them
+ * @fixed: the fixed counters
+ * @fixed_ctrl: IA32_FIXED_CTR_CTRL
+ * @global_ctrl: IA32_PERF_GLOBAL_CTRL
+ * @global_status: IA32_PERF_GLOBAL_STATUS, set by fake_count() on a wrap
+ *	and cleared through IA32_PERF_GLOBAL_OVF_CTRL, as on the CPU
+ */
+struct fake_hw {
+	u64	evtsel[FAKE_GP];
+	u64	gp[FAKE_GP];
+	u64	fixed[FAKE_FIXED];
+	u64	fixed_ctrl;
+	u64	global_ctrl;
+	u64	global_status;
+};
+
+/*
+ * The ops take no context: they find the register file of the case
+ * running here.  KUnit runs one case at a time.
+ */
+static struct fake_hw *fake;
+
+/* An access the model has no register for: the CPU would #GP. */
+static void fake_bad(const char *what, u32 msr, u64 val)
+{
+	struct kunit *test = kunit_get_current_test();
+
+	if (test)
+		KUNIT_FAIL(test, "%s of %#x (%#llx): not in the model",
+			   what, msr, val);
+}
+
+/* Where @msr is kept, or NULL.  The counters are handled apart. */
+static u64 *fake_reg(u32 msr)
+{
+	if (msr >= M_EVTSEL0 && msr < M_EVTSEL0 + FAKE_GP)
+		return &fake->evtsel[msr - M_EVTSEL0];
+	switch (msr) {
+	case M_FIXED_CTR_CTRL:
+		return &fake->fixed_ctrl;
+	case M_GLOBAL_CTRL:
+		return &fake->global_ctrl;
+	case M_GLOBAL_STATUS:
+		return &fake->global_status;
+	}
+	return NULL;
+}
+
+/* A counter's storage by MSR; *legacy set for the 32-bit write alias. */
+static u64 *fake_counter(u32 msr, bool *legacy)
+{
+	*legacy = false;
+	if (msr >= M_A_PMC0 && msr < M_A_PMC0 + FAKE_GP)
+		return &fake->gp[msr - M_A_PMC0];
+	if (msr >= M_FIXED_CTR0 && msr < M_FIXED_CTR0 + FAKE_FIXED)
+		return &fake->fixed[msr - M_FIXED_CTR0];
+	if (msr >= M_PERFCTR0 && msr < M_PERFCTR0 + FAKE_GP) {
+		*legacy = true;
+		return &fake->gp[msr - M_PERFCTR0];
+	}
+	return NULL;
+}
+
+static u64 fake_read_msr(u32 msr)
+{
+	bool legacy;
+	u64 *reg = fake_counter(msr, &legacy);
+
+	if (!reg)
+		reg = fake_reg(msr);
+	if (!reg) {
+		fake_bad("read", msr, 0);
+		return 0;
+	}
+	return *reg;
+}
+
+static void fake_write_msr(u32 msr, u64 val)
+{
+	bool legacy;
+	u64 *reg = fake_counter(msr, &legacy);
+
+	if (reg && legacy) {
+		/* Only the low 32 bits are written, bit 31 sign-extended. */
+		*reg = (u64)(s64)(s32)lower_32_bits(val) & FAKE_MASK;
+		return;
+	}
+	if (reg) {
+		/* Bits above the width are reserved: the CPU would #GP. */
+		if (val & ~FAKE_MASK)
+			fake_bad("reserved bits in a write", msr, val);
+		*reg = val & FAKE_MASK;
+		return;
+	}
+	if (msr == M_GLOBAL_OVF_CTRL) {
+		fake->global_status &= ~val;
+		return;
+	}
+	if (msr == M_GLOBAL_STATUS) {
+		fake_bad("write (read-only)", msr, val);
+		return;
+	}
+	reg = fake_reg(msr);
+	if (!reg) {
+		fake_bad("write", msr, val);
+		return;
+	}
+	*reg = val;
+}
+
+static u64 fake_read_pmc(u32 ecx)
+{
+	u32 i = ecx & ~RDPMC_FIXED;
+
+	if (ecx & RDPMC_FIXED) {
+		if (i < FAKE_FIXED)
+			return fake->fixed[i];
+	} else if (i < FAKE_GP) {
+		return fake->gp[i];
+	}
+	fake_bad("RDPMC", ecx, 0);
+	return 0;
+}
+
+static const struct x86c_hw_ops fake_hw_ops = {
+	.read_msr	= fake_read_msr,
+	.write_msr	= fake_write_msr,
+	.read_pmc	= fake_read_pmc,
+};
+
+/* Counter @idx counts @n events: it wraps at 48 bits, flagging overflow. */
+static void fake_count(int idx, u64 n)
+{
+	u64 *c = x86c_is_fixed(idx) ? &fake->fixed[idx - INTEL_PMC_IDX_FIXED] :
+				      &fake->gp[idx];
+
+	if (*c + n > FAKE_MASK)
+		fake->global_status |= BIT_ULL(idx);
+	*c = (*c + n) & FAKE_MASK;
+}
+
+/* ---- fixture ------------------------------------------------------- */
+
+struct counters_ctx {
+	struct x86c_pmu		*p;
+	struct x86c_cpu		*cpu;
+	struct fake_hw		hw;
+};
+
+/*
+ * The PMU as the Intel probe fills it for perfmon v2 with full-width
+ * writes: 4 + 3 counters of 48 bits, one constraint per fixed counter
+ * (instructions, cycles, and reference cycles, a pseudo-code no general
+ * counter can count).  x86c_init_limits() derives the rest.
+ */
+static int counters_test_init(struct kunit *test)
+{
+	static const u64 fixed_codes[FAKE_FIXED] = { 0x00c0, 0x003c, 0x0300 };
+	struct counters_ctx *ctx;
+	struct x86c_pmu *p;
+	int i;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->p = kunit_kzalloc(test, sizeof(*ctx->p), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->p);
+	ctx->cpu = kunit_kzalloc(test, sizeof(*ctx->cpu), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->cpu);
+
+	p = ctx->p;
+	p->vendor = &x86c_intel_v2_vendor;
+	p->hw = &fake_hw_ops;
+	p->version = 2;
+	p->num_gp = FAKE_GP;
+	p->num_fixed = FAKE_FIXED;
+	p->width = FAKE_WIDTH;
+	p->gp_ctl = M_EVTSEL0;
+	p->gp_ctr = M_A_PMC0;
+	p->gp_stride = 1;
+	p->fixed_ctr = M_FIXED_CTR0;
+	p->raw_mask = X86_RAW_EVENT_MASK;
+	for (i = 0; i < FAKE_FIXED; i++) {
+		p->fixed[i] = (struct event_constraint) {
+			.idxmsk64 = BIT_ULL(FIX(i)),
+			.code = fixed_codes[i],
+			.cmask = X86_RAW_EVENT_MASK,
+		};
+	}
+	p->nr_fixed_events = FAKE_FIXED;
+	x86c_init_limits(p);
+
+	fake = &ctx->hw;
+	test->priv = ctx;
+	return 0;
+}
+
+static void counters_test_exit(struct kunit *test)
+{
+	fake = NULL;
+}
+
+/*
+ * A bare event on counter @idx, its register fields as binding it to
+ * the counter sets them and its period as event creation sets it.
+ * Only hw and count are used: with no ring buffer (rb NULL),
+ * perf_event_update_userpage() returns at once.
+ */
+static struct perf_event *fake_event(struct kunit *test, int idx, u64 config,
+				     u64 period)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct perf_event *event;
+	struct hw_perf_event *hwc;
+
+	event = kunit_kzalloc(test, sizeof(*event), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	hwc = &event->hw;
+	hwc->idx = idx;
+	hwc->config = config;
+	if (x86c_is_fixed(idx)) {
+		hwc->config_base = M_FIXED_CTR_CTRL;
+		hwc->event_base = M_FIXED_CTR0 + idx - INTEL_PMC_IDX_FIXED;
+		hwc->event_base_rdpmc = RDPMC_FIXED | (idx - INTEL_PMC_IDX_FIXED);
+	} else {
+		hwc->config_base = M_EVTSEL0 + idx;
+		hwc->event_base = ctx->p->gp_ctr + idx;
+		hwc->event_base_rdpmc = idx;
+	}
+	hwc->sample_period = period;
+	hwc->last_period = period;
+	local64_set(&hwc->period_left, period);
+	return event;
+}
+
+static u64 ev_count(struct perf_event *event)
+{
+	return local64_read(&event->count);
+}
+
+static s64 ev_left(struct perf_event *event)
+{
+	return local64_read(&event->hw.period_left);
+}
+
+static u64 ev_prev(struct perf_event *event)
+{
+	return local64_read(&event->hw.prev_count);
+}
+
+/* ---- limits and constraints ---------------------------------------- */
+
+static void counters_init_limits(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p;
+
+	KUNIT_EXPECT_EQ(test, p->cntval_mask, 0xffffffffffffULL);
+	KUNIT_EXPECT_EQ(test, p->max_period, 0x7fffffffffffULL);
+	KUNIT_EXPECT_EQ(test, p->all_mask, 0x70000000fULL);
+	/* Instructions and cycles: their fixed counter or any general one. */
+	KUNIT_EXPECT_EQ(test, p->fixed[0].idxmsk64, 0x10000000fULL);
+	KUNIT_EXPECT_EQ(test, p->fixed[0].weight, 5);
+	KUNIT_EXPECT_EQ(test, p->fixed[1].idxmsk64, 0x20000000fULL);
+	KUNIT_EXPECT_EQ(test, p->fixed[1].weight, 5);
+	/* Reference cycles' pseudo-code: fixed counter 2 alone. */
+	KUNIT_EXPECT_EQ(test, p->fixed[2].idxmsk64, 0x400000000ULL);
+	KUNIT_EXPECT_EQ(test, p->fixed[2].weight, 1);
+	KUNIT_EXPECT_EQ(test, p->any_gp.idxmsk64, 0xfULL);
+	KUNIT_EXPECT_EQ(test, p->any_gp.weight, 4);
+}
+
+/* The bits outside the event code (USR, OS, INT, EN) match any constraint. */
+static void counters_constraint(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p;
+
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, 0x5300c0), &p->fixed[0]);
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, 0x13003c), &p->fixed[1]);
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, 0x530300), &p->fixed[2]);
+	/* Another unit mask is another event. */
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, 0x5301c0), &p->any_gp);
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, 0x5300c4), &p->any_gp);
+}
+
+/* ---- loads and updates --------------------------------------------- */
+
+/*
+ * A sampling event of period 1000 on general counter 0: the load, two
+ * updates (part way, then at the overflow), and the reload at the end
+ * of the period.
+ */
+static void counters_period_and_update(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct perf_event *event = fake_event(test, 0, 0x1300c0, 1000);
+
+	KUNIT_EXPECT_FALSE(test, x86c_event_set_period(ctx->p, event));
+	KUNIT_EXPECT_EQ(test, fake->gp[0], 0xfffffffffc18ULL);
+	/* prev_count is kept sign-extended, 64-bit -1000. */
+	KUNIT_EXPECT_EQ(test, ev_prev(event), 0xfffffffffffffc18ULL);
+
+	fake_count(0, 300);
+	KUNIT_EXPECT_EQ(test, x86c_event_update(ctx->p, event),
+			0xfffffffffd44ULL);
+	KUNIT_EXPECT_EQ(test, ev_count(event), 300ULL);
+	KUNIT_EXPECT_EQ(test, ev_left(event), 700LL);
+	KUNIT_EXPECT_EQ(test, ev_prev(event), 0xfffffffffd44ULL);
+
+	fake_count(0, 700);
+	KUNIT_EXPECT_EQ(test, fake->global_status, BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, x86c_event_update(ctx->p, event), 0ULL);
+	KUNIT_EXPECT_EQ(test, ev_count(event), 1000ULL);
+	KUNIT_EXPECT_EQ(test, ev_left(event), 0LL);
+
+	/* Period over: a sample, and a whole period loaded again. */
+	KUNIT_EXPECT_TRUE(test, x86c_event_set_period(ctx->p, event));
+	KUNIT_EXPECT_EQ(test, ev_left(event), 1000LL);
+	KUNIT_EXPECT_EQ(test, event->hw.last_period, 1000ULL);
+	KUNIT_EXPECT_EQ(test, fake->gp[0], 0xfffffffffc18ULL);
+	/* Nothing else was touched. */
+	KUNIT_EXPECT_EQ(test, fake->gp[1], 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[0], 0ULL);
+}
+
+/*
+ * A counting event (period = max period, as event creation sets it) on
+ * fixed counter 1 runs through the 48-bit wrap, 5 counts past the
+ * overflow before the update sees it: nothing is lost, and those 5 come
+ * off the next load.
+ */
+static void counters_update_across_wrap(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct perf_event *event = fake_event(test, FIX(1), 0x13003c,
+					      FAKE_MAX_PERIOD);
+	u64 total;
+
+	KUNIT_EXPECT_FALSE(test, x86c_event_set_period(ctx->p, event));
+	KUNIT_EXPECT_EQ(test, fake->fixed[1], 0x800000000001ULL);
+
+	fake_count(FIX(1), FAKE_MAX_PERIOD - 5);
+	KUNIT_EXPECT_EQ(test, x86c_event_update(ctx->p, event),
+			0xfffffffffffbULL);
+	KUNIT_EXPECT_EQ(test, ev_count(event), FAKE_MAX_PERIOD - 5);
+	KUNIT_EXPECT_EQ(test, ev_left(event), 5LL);
+	KUNIT_EXPECT_EQ(test, fake->global_status, 0ULL);
+
+	fake_count(FIX(1), 10);
+	KUNIT_EXPECT_EQ(test, fake->fixed[1], 5ULL);
+	KUNIT_EXPECT_EQ(test, fake->global_status, BIT_ULL(FIX(1)));
+	KUNIT_EXPECT_EQ(test, x86c_event_update(ctx->p, event), 5ULL);
+	total = FAKE_MAX_PERIOD + 5;
+	KUNIT_EXPECT_EQ(test, ev_count(event), total);
+	KUNIT_EXPECT_EQ(test, ev_left(event), -5LL);
+
+	KUNIT_EXPECT_TRUE(test, x86c_event_set_period(ctx->p, event));
+	KUNIT_EXPECT_EQ(test, ev_left(event), (s64)FAKE_MAX_PERIOD - 5);
+	KUNIT_EXPECT_EQ(test, fake->fixed[1], 0x800000000006ULL);
+	KUNIT_EXPECT_EQ(test, ev_prev(event), 0xffff800000000006ULL);
+
+	/* The next update counts from the new load, not from the old one. */
+	fake_count(FIX(1), 42);
+	x86c_event_update(ctx->p, event);
+	KUNIT_EXPECT_EQ(test, ev_count(event), total + 42);
+}
+
+/*
+ * Without full-width writes (the probe then counts through IA32_PMCx and
+ * caps the period at 2^31 - 1) a period longer than that is counted in
+ * several loads.  Each 32-bit write, sign-extended by the model as by
+ * the CPU, must leave the counter at minus the load in 48 bits, and the
+ * sample comes only with the last overflow.
+ */
+static void counters_legacy_long_period(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const u64 period = 2 * LEGACY_MAX_PERIOD + 100;
+	const u64 loads[] = { LEGACY_MAX_PERIOD, LEGACY_MAX_PERIOD, 100 };
+	const u64 expect_ctr[] = { 0xffff80000001ULL, 0xffff80000001ULL,
+				   0xffffffffff9cULL };
+	struct perf_event *event;
+	u64 counted = 0;
+	int i;
+
+	ctx->p->gp_ctr = M_PERFCTR0;
+	ctx->p->max_period = LEGACY_MAX_PERIOD;
+	event = fake_event(test, 2, 0x1300c0, period);
+
+	for (i = 0; i < ARRAY_SIZE(loads); i++) {
+		KUNIT_EXPECT_FALSE_MSG(test, x86c_event_set_period(ctx->p, event),
+				       "load %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, fake->gp[2], expect_ctr[i], "load %d", i);
+		fake_count(2, loads[i]);
+		KUNIT_EXPECT_EQ_MSG(test, fake->gp[2], 0ULL, "load %d", i);
+		x86c_event_update(ctx->p, event);
+		counted += loads[i];
+		KUNIT_EXPECT_EQ_MSG(test, ev_count(event), counted, "load %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, ev_left(event), (s64)(period - counted),
+				    "load %d", i);
+	}
+	KUNIT_EXPECT_EQ(test, counted, period);
+	KUNIT_EXPECT_TRUE(test, x86c_event_set_period(ctx->p, event));
+	KUNIT_EXPECT_EQ(test, ev_left(event), (s64)period);
+	KUNIT_EXPECT_EQ(test, fake->gp[2], 0xffff80000001ULL);
+}
+
+/* ---- overflow ------------------------------------------------------- */
+
+/*
+ * Version 1 has no status register: a running counter whose top bit
+ * cleared wrapped.  Counters not running never count, whatever they
+ * hold.
+ */
+static void counters_overflowed_by_sign(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_cpu *cpu = ctx->cpu;
+	const int idx[] = { 0, 3, FIX(0) };
+	struct perf_event *event;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(idx); i++) {
+		event = fake_event(test, idx[i], 0x1300c0, 100);
+		x86c_event_set_period(ctx->p, event);
+		cpu->owner[idx[i]] = event;
+		cpu->running |= BIT_ULL(idx[i]);
+	}
+	/* General counter 1 holds 0 (top bit clear) but is not running. */
+	KUNIT_EXPECT_EQ(test, x86c_overflowed_by_sign(ctx->p, cpu), 0ULL);
+
+	fake_count(3, 100);
+	KUNIT_EXPECT_EQ(test, x86c_overflowed_by_sign(ctx->p, cpu), BIT_ULL(3));
+	fake_count(FIX(0), 150);
+	fake_count(0, 99);
+	KUNIT_EXPECT_EQ(test, x86c_overflowed_by_sign(ctx->p, cpu),
+			BIT_ULL(3) | BIT_ULL(FIX(0)));
+
+	cpu->running &= ~BIT_ULL(3);
+	KUNIT_EXPECT_EQ(test, x86c_overflowed_by_sign(ctx->p, cpu),
+			BIT_ULL(FIX(0)));
+}
+
+/* Version 2: GLOBAL_STATUS says which; OVF_CTRL clears what it is told. */
+static void intel_overflowed_and_ack(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const struct x86c_vendor *v = &x86c_intel_v2_vendor;
+	struct perf_event *a = fake_event(test, 1, 0x1300c0, 10);
+	struct perf_event *b = fake_event(test, FIX(2), 0x130300, 10);
+
+	x86c_event_set_period(ctx->p, a);
+	x86c_event_set_period(ctx->p, b);
+	KUNIT_EXPECT_EQ(test, v->overflowed(ctx->p, ctx->cpu), 0ULL);
+	fake_count(1, 10);
+	fake_count(FIX(2), 10);
+	KUNIT_EXPECT_EQ(test, v->overflowed(ctx->p, ctx->cpu),
+			BIT_ULL(1) | BIT_ULL(FIX(2)));
+	v->ack(ctx->p, ctx->cpu, BIT_ULL(1));
+	KUNIT_EXPECT_EQ(test, v->overflowed(ctx->p, ctx->cpu), BIT_ULL(FIX(2)));
+	v->ack(ctx->p, ctx->cpu, ~0ULL);
+	KUNIT_EXPECT_EQ(test, v->overflowed(ctx->p, ctx->cpu), 0ULL);
+}
+
+/* ---- the Intel driver's controls ------------------------------------ */
+
+/*
+ * IA32_FIXED_CTR_CTRL: 4 bits per fixed counter, OS bit 0, USR bit 1,
+ * AnyThread bit 2, PMI bit 3.  Programming one counter keeps the
+ * others' bits.
+ */
+static void intel_fixed_ctrl_bits(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const struct x86c_vendor *v = &x86c_intel_v2_vendor;
+	struct x86c_cpu *cpu = ctx->cpu;
+	struct x86c_pmu *p = ctx->p;
+
+	v->program(p, cpu, FIX(1), EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0x3c);
+	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0xb0ULL);
+	KUNIT_EXPECT_EQ(test, cpu->fixed_ctrl, 0xb0ULL);
+
+	v->program(p, cpu, FIX(0), EVTSEL_USR | EVTSEL_INT | 0xc0);
+	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0xbaULL);
+
+	v->program(p, cpu, FIX(2), EVTSEL_OS | EVTSEL_ANY | 0x0300);
+	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0x5baULL);
+
+	/* Reprogrammed: its old nibble goes. */
+	v->program(p, cpu, FIX(1), EVTSEL_OS | 0x3c);
+	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0x51aULL);
+
+	v->unprogram(p, cpu, FIX(0));
+	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0x510ULL);
+	v->unprogram(p, cpu, FIX(2));
+	v->unprogram(p, cpu, FIX(1));
+	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0ULL);
+	KUNIT_EXPECT_EQ(test, cpu->fixed_ctrl, 0ULL);
+
+	/* Fixed counters have no event select. */
+	KUNIT_EXPECT_EQ(test, fake->evtsel[0] | fake->evtsel[1] |
+			      fake->evtsel[2] | fake->evtsel[3], 0ULL);
+}
+
+/*
+ * A general counter's IA32_PERFEVTSELx gets the control whole plus the
+ * enable bit (22): with GLOBAL_CTRL gating, a programmed counter is
+ * always armed.
+ */
+static void intel_gp_evtsel(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const struct x86c_vendor *v = &x86c_intel_v2_vendor;
+	struct x86c_cpu *cpu = ctx->cpu;
+	struct x86c_pmu *p = ctx->p;
+
+	v->program(p, cpu, 2, EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0xc0);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[2], 0x5300c0ULL);
+	/* Counter mask 1, invert, unit mask 0x4f: passed through as they are. */
+	v->program(p, cpu, 3, 0x01000000 | EVTSEL_INV | EVTSEL_INT |
+			      EVTSEL_OS | EVTSEL_USR | 0x4f2e);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[3], 0x01d34f2eULL);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[0] | fake->evtsel[1], 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0ULL);
+
+	v->unprogram(p, cpu, 2);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[2], 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[3], 0x01d34f2eULL);
+
+	/* Every counter the PMU has, on and off at once. */
+	v->enable_all(p, cpu);
+	KUNIT_EXPECT_EQ(test, fake->global_ctrl, 0x70000000fULL);
+	v->disable_all(p, cpu);
+	KUNIT_EXPECT_EQ(test, fake->global_ctrl, 0ULL);
+}
+
+/*
+ * x86c_stop() with PERF_EF_UPDATE: the counter's control cleared, the
+ * count folded in once, and a second stop adds nothing even though the
+ * counter moved since (it is no longer the event's).
+ */
+static void counters_stop_folds_once(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0xc0;
+	struct x86c_cpu *cpu = ctx->cpu;
+	struct perf_event *event = fake_event(test, 1, config, 500);
+
+	x86c_event_set_period(ctx->p, event);
+	x86c_intel_v2_vendor.program(ctx->p, cpu, 1, config);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[1], 0x5300c0ULL);
+	cpu->owner[1] = event;
+	cpu->owned |= BIT_ULL(1);
+	cpu->running |= BIT_ULL(1);
+	event->hw.state = 0;
+
+	fake_count(1, 123);
+	x86c_stop(ctx->p, cpu, event, PERF_EF_UPDATE);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[1], 0ULL);
+	KUNIT_EXPECT_EQ(test, cpu->running, 0ULL);
+	KUNIT_EXPECT_EQ(test, event->hw.state,
+			PERF_HES_STOPPED | PERF_HES_UPTODATE);
+	KUNIT_EXPECT_EQ(test, ev_count(event), 123ULL);
+	KUNIT_EXPECT_EQ(test, ev_left(event), 377LL);
+
+	fake_count(1, 5);
+	x86c_stop(ctx->p, cpu, event, PERF_EF_UPDATE);
+	KUNIT_EXPECT_EQ(test, ev_count(event), 123ULL);
+}
+
+static struct kunit_case counters_cases[] = {
+	KUNIT_CASE(counters_init_limits),
+	KUNIT_CASE(counters_constraint),
+	KUNIT_CASE(counters_period_and_update),
+	KUNIT_CASE(counters_update_across_wrap),
+	KUNIT_CASE(counters_legacy_long_period),
+	KUNIT_CASE(counters_overflowed_by_sign),
+	KUNIT_CASE(intel_overflowed_and_ack),
+	KUNIT_CASE(intel_fixed_ctrl_bits),
+	KUNIT_CASE(intel_gp_evtsel),
+	KUNIT_CASE(counters_stop_folds_once),
+	{}
+};
+
+static struct kunit_suite counters_suite = {
+	.name = "perfcore_x86_counters",
+	.init = counters_test_init,
+	.exit = counters_test_exit,
+	.test_cases = counters_cases,
+};
+
+kunit_test_suite(counters_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the x86 core counter framework on a model of the MSRs");
+MODULE_LICENSE("GPL");
