@@ -263,35 +263,28 @@ static void x86c_apply(struct x86c_pmu *p, struct x86c_cpu *cpu)
 }
 
 /**
- * x86c_enable_each - switch every running counter on, one by one
+ * x86c_program_each - switch every running counter on or off, one by one
  * @p: the PMU
- * @cpu: this CPU's counters
+ * @cpu: this CPU's counters: off if marked disabled, else on
  *
- * For PMUs without a global control: their program() leaves a counter
- * off while the CPU's counters are disabled, and this turns them on.
+ * For PMUs without a global control (AMD before PerfMonV2, Intel
+ * version 1), as both their enable_all and disable_all; their
+ * program() leaves the control alone while the counters are disabled.
+ * The same write per counter on the way on and off, so that counters
+ * switched one after the other still count the same span.
  */
-void x86c_enable_each(struct x86c_pmu *p, struct x86c_cpu *cpu)
+void x86c_program_each(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
+	u64 enable = cpu->disabled ? 0 : ARCH_PERFMON_EVENTSEL_ENABLE;
 	unsigned long running = cpu->running;
+	struct hw_perf_event *hwc;
 	int idx;
 
-	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX)
-		p->vendor->program(p, cpu, idx,
-				   cpu->owner[idx]->hw.config & ~p->virt_mask);
-}
-
-/**
- * x86c_disable_each - switch every running counter off, one by one
- * @p: the PMU
- * @cpu: this CPU's counters
- */
-void x86c_disable_each(struct x86c_pmu *p, struct x86c_cpu *cpu)
-{
-	unsigned long running = cpu->running;
-	int idx;
-
-	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX)
-		p->vendor->unprogram(p, cpu, idx);
+	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX) {
+		hwc = &cpu->owner[idx]->hw;
+		p->hw->write_msr(hwc->config_base,
+				 (hwc->config & ~p->virt_mask) | enable);
+	}
 }
 
 /**

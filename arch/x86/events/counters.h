@@ -54,11 +54,13 @@ struct x86c_cpu;
  * @name: for the boot log
  * @global_ctrl: one register switches every counter on and off (Intel
  *	v2 and later, AMD PerfMonV2); without it enable_all and
- *	disable_all touch each running counter
+ *	disable_all are x86c_program_each()
  * @hw_config: vendor checks and bits of a new event's control value
  *	(hwc->config already has INT, USR, OS and the event code); 0 or
  *	a negative errno
- * @program: load a counter's control with the counter enabled
+ * @program: load a counter's control with the counter enabled; without
+ *	a global control, nothing while the CPU's counters are disabled
+ *	(enable_all writes it then)
  * @unprogram: clear a counter's control
  * @enable_all: let the programmed counters count (end of a pmu_disable)
  * @disable_all: stop every counter at once as far as the vendor can
@@ -241,8 +243,7 @@ u64 x86c_event_update(struct x86c_pmu *p, struct perf_event *event);
 bool x86c_event_set_period(struct x86c_pmu *p, struct perf_event *event);
 void x86c_stop(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	       struct perf_event *event, int flags);
-void x86c_enable_each(struct x86c_pmu *p, struct x86c_cpu *cpu);
-void x86c_disable_each(struct x86c_pmu *p, struct x86c_cpu *cpu);
+void x86c_program_each(struct x86c_pmu *p, struct x86c_cpu *cpu);
 u64 x86c_overflowed_by_sign(struct x86c_pmu *p, struct x86c_cpu *cpu);
 
 /* period.c: counter arithmetic, no state */

@@ -75,12 +75,17 @@ static enum amd_generation amd_generation(void)
 	return AMD_PRE_ZEN;
 }
 
+/*
+ * Without PerfMonV2, a counter started while the counters are disabled
+ * is written by the enable that follows (x86c_program_each()).
+ */
 static void amd_program(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx,
 			u64 config)
 {
-	if (!cpu->disabled || p->vendor->global_ctrl)
-		config |= ARCH_PERFMON_EVENTSEL_ENABLE;
-	p->hw->write_msr(p->gp_ctl + idx * p->gp_stride, config);
+	if (cpu->disabled && !p->vendor->global_ctrl)
+		return;
+	p->hw->write_msr(p->gp_ctl + idx * p->gp_stride,
+			 config | ARCH_PERFMON_EVENTSEL_ENABLE);
 }
 
 static void amd_unprogram(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
@@ -133,8 +138,8 @@ static const struct x86c_vendor amd_core = {
 	.hw_config	= amd_hw_config,
 	.program	= amd_program,
 	.unprogram	= amd_unprogram,
-	.enable_all	= x86c_enable_each,
-	.disable_all	= x86c_disable_each,
+	.enable_all	= x86c_program_each,
+	.disable_all	= x86c_program_each,
 	.overflowed	= x86c_overflowed_by_sign,
 	.ack		= amd_no_ack,
 };

@@ -142,9 +142,10 @@ static void intel_ack(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask)
 static void intel_v1_program(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			     int idx, u64 config)
 {
-	if (!cpu->disabled)
-		config |= ARCH_PERFMON_EVENTSEL_ENABLE;
-	p->hw->write_msr(p->gp_ctl + idx, config);
+	/* While disabled, the enable that follows writes it. */
+	if (cpu->disabled)
+		return;
+	p->hw->write_msr(p->gp_ctl + idx, config | ARCH_PERFMON_EVENTSEL_ENABLE);
 }
 
 static void intel_v1_ack(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask)
@@ -259,8 +260,8 @@ static const struct x86c_vendor intel_v1 = {
 	.hw_config	= intel_hw_config,
 	.program	= intel_v1_program,
 	.unprogram	= intel_unprogram,
-	.enable_all	= x86c_enable_each,
-	.disable_all	= x86c_disable_each,
+	.enable_all	= x86c_program_each,
+	.disable_all	= x86c_program_each,
 	.overflowed	= x86c_overflowed_by_sign,
 	.ack		= intel_v1_ack,
 	.cpu_starting	= intel_cpu_starting,
