@@ -608,6 +608,15 @@ static void x86c_pmu_disable(struct pmu *pmu)
 	p->vendor->disable_all(p, cpu);
 }
 
+/* Only registered when the vendor has a use for task switches. */
+static void x86c_sched_task(struct perf_event_pmu_context *pmu_ctx,
+			    struct task_struct *task, bool sched_in)
+{
+	struct x86c_pmu *p = container_of(pmu_ctx->pmu, struct x86c_pmu, pmu);
+
+	p->vendor->sched_task(p, pmu_ctx, task, sched_in);
+}
+
 /*
  * Transactions: a group's events are appended by add() and placed
  * together at commit, so that a group either fits as a whole or leaves
@@ -757,6 +766,8 @@ int x86c_register(struct x86c_pmu *p)
 		.event_unmapped	= x86c_event_unmapped,
 		.attr_groups	= x86c_attr_groups,
 	};
+	if (p->vendor->sched_task)
+		p->pmu.sched_task = x86c_sched_task;
 	return perf_pmu_register(&p->pmu, "cpu", PERF_TYPE_RAW);
 }
 

@@ -67,7 +67,10 @@ struct x86c_cpu;
  * @overflowed: the counters whose overflow is pending, among @running
  * @ack: clear the overflow state of @mask
  * @cpu_starting: reset a CPU's counters as it comes up (optional)
- * @pmi_sample: add vendor data to a PMI's sample (optional; LBR, PEBS)
+ * @pmi_sample: add vendor data to a PMI's sample (optional; LBR's
+ *	branch stack, PEBS records)
+ * @sched_task: a task switch on a CPU where an event asked for it with
+ *	perf_sched_cb_inc() (optional; LBR call stacks, PEBS buffers)
  *
  * Every callback runs with interrupts off on the CPU whose counters it
  * touches, and reaches the hardware only through @p->hw.
@@ -86,6 +89,9 @@ struct x86c_vendor {
 	void	(*cpu_starting)(struct x86c_pmu *p, struct x86c_cpu *cpu);
 	void	(*pmi_sample)(struct x86c_pmu *p, struct perf_event *event,
 			      struct perf_sample_data *data);
+	void	(*sched_task)(struct x86c_pmu *p,
+			      struct perf_event_pmu_context *pmu_ctx,
+			      struct task_struct *task, bool sched_in);
 };
 
 /**

@@ -281,24 +281,38 @@ static const struct x86c_intel_family *intel_family(void)
 	return NULL;
 }
 
-/* The generic events: architectural ones CPUID has, then the family's. */
+/* False for the code of an architectural event CPUID marks absent. */
+static bool intel_code_available(struct x86c_pmu *p, u64 code)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(intel_arch_events); i++)
+		if (intel_arch_events[i].code == code)
+			return i < p->events_mask_len &&
+			       !(p->events_mask & BIT(i));
+	return true;
+}
+
+/*
+ * The generic events: architectural ones CPUID has, then the family's
+ * where their code is not one CPUID says is absent (Sapphire Rapids
+ * counts ref-cycles with the architectural 0x013c where that is there).
+ */
 static void intel_event_map(struct x86c_pmu *p,
 			    const struct x86c_intel_family *f, u64 fixed)
 {
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(intel_arch_events); i++) {
-		if (i >= p->events_mask_len || (p->events_mask & BIT(i)))
-			continue;
-		p->event_map[intel_arch_events[i].hw_event] =
-			intel_arch_events[i].code;
-	}
+	for (i = 0; i < ARRAY_SIZE(intel_arch_events); i++)
+		if (intel_code_available(p, intel_arch_events[i].code))
+			p->event_map[intel_arch_events[i].hw_event] =
+				intel_arch_events[i].code;
 	if (fixed & BIT_ULL(2))
 		p->event_map[PERF_COUNT_HW_REF_CPU_CYCLES] = intel_fixed_codes[2];
 	if (!f)
 		return;
 	for (i = 0; i < PERF_COUNT_HW_MAX; i++)
-		if (f->event_map[i])
+		if (f->event_map[i] && intel_code_available(p, f->event_map[i]))
 			p->event_map[i] = f->event_map[i];
 }
 
