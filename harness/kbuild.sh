@@ -44,7 +44,17 @@ fi
 
 kmake() { kmake_in "$src" "$obj" "$@"; }
 
-want=$(cat "${frags[@]}" | sha1sum | cut -c1-40)
+# The fragments' meaning also depends on the Kconfig files ours owns: a
+# symbol whose dependencies change there must be configured afresh, or
+# a .config made before keeps what olddefconfig then decided.
+kconfigs=()
+if [ "$KERNEL" != stock ]; then
+	while read -r path; do
+		kconfigs+=("$src/$path")
+	done < <(cat "${manifests[@]}" | sed 's/#.*//' |
+		 awk '$1 == "replace" && $2 ~ /(^|\/)Kconfig[^\/]*$/ { print $2 }')
+fi
+want=$(cat "${frags[@]}" "${kconfigs[@]}" | sha1sum | cut -c1-40)
 if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.perfcore-config" 2>/dev/null)" != "$want" ]; then
 	log "configuring $label"
 	kmake tinyconfig >/dev/null
