@@ -61,6 +61,17 @@ else
 	[ "$mode" = check ] && [ "$ARCH" = x86_64 ] && [ "${PERF_TEST:-1}" = 1 ] &&
 		touch "$run/stage/suite/.perf-test"
 fi
+# PERF_WORKFLOWS=1 (check.sh, on the intel PMU-model boot): the perf-tool
+# workflows and perf test run after the binaries asked for, as on a full
+# suite boot.  On a PMU model they also count and sample the hardware
+# events (.perf-hw), and perf test's results are held against stock's.
+if [ "$mode" = check ] && [ -n "$tests" ] && [ "${PERF_WORKFLOWS:-0}" = 1 ]; then
+	touch "$run/stage/suite/.perf-workflows"
+	[ "$ARCH" = x86_64 ] && [ "${PERF_TEST:-1}" = 1 ] &&
+		touch "$run/stage/suite/.perf-test"
+fi
+[ "$ARCH" = x86_64 ] && [ "${PMU_MODEL:-none}" != none ] &&
+	touch "$run/stage/suite/.perf-hw"
 [ -x "$suite/bench" ] && cp "$suite/bench" "$run/stage/suite/"
 if [ "$mode" = script ]; then
 	[ -f "${SCRIPT:-}" ] || die "mode script needs SCRIPT=<file>"

@@ -8,23 +8,29 @@
 # without -icount, so that the vCPUs run truly in parallel (the
 # concurrency tests and perf test need that); then the hardware-counter
 # binaries (HW_TESTS) run again on each of our QEMU's PMU models under
-# -icount, their results named <model>.suite.<binary>.<test>; and the
-# perf NMI watchdog's test (hardlockup, which locks a CPU up for good)
-# gets a boot of its own on the intel model.  arm64 has one boot: its
+# -icount, their results named <model>.suite.<binary>.<test> (the intel
+# boot then runs the perf-tool workflows, on cycles and instructions too,
+# and perf test, each test's result held to stock's in perf-test-expected:
+# intel.perftest.<N>); and the perf NMI watchdog's test (hardlockup,
+# which locks a CPU up for good) gets a boot of its own on the intel model.  arm64 has one boot: its
 # PMU always counts under -icount.
 . "$(dirname "$0")/lib.sh"
 
 HW_TESTS="hwcount hwcount_x86"
 
-# boot_and_parse MODEL TESTS: one boot; its summary line is the last
-# line of output.
+# boot_and_parse MODEL[+perf] TESTS: one boot; its summary line is the
+# last line of output.  +perf: the perf-tool workflows and perf test run
+# there too (boot.sh's PERF_WORKFLOWS), perf test held to stock's results
+# in perf-test-expected.
 boot_and_parse() {
-	local model=$1 tests=$2 run rc
+	local model=${1%+perf} tests=$2 run rc perf=0
+	[ "$1" = "$model" ] || perf=1
 	# The lockup boot lasts seconds when it works and can hang when it
 	# does not (a CPU spins with interrupts off): a short limit.
 	local limit=${CHECK_TIMEOUT:-1500}
 	[ "$tests" = hardlockup ] && limit=180
-	run=$(CHECK_TIMEOUT=$limit PMU_MODEL=$model bash "$HARNESS/boot.sh" check "$tests" | tail -n 1)
+	run=$(CHECK_TIMEOUT=$limit PMU_MODEL=$model PERF_WORKFLOWS=$perf \
+		bash "$HARNESS/boot.sh" check "$tests" | tail -n 1)
 	[ -n "$run" ] && [ -f "$run/console.log" ] || die "no run directory"
 	if [ -n "${TESTS:-}" ] || [ "${VERBOSE:-0}" = 1 ]; then
 		# Show the guest's own output for the binaries asked for
@@ -35,7 +41,8 @@ boot_and_parse() {
 	python3 "$HARNESS/results.py" "$run" --arch "$ARCH" --kernel "$KERNEL" \
 		$([ "$DEBUG" = 1 ] && echo --debug) --profile "$PROFILE" \
 		$([ "$model" = none ] || echo --model "$model") \
-		--xfail "$HARNESS/expected-failures"
+		--xfail "$HARNESS/expected-failures" \
+		--perftest-expect "$HARNESS/perf-test-expected"
 	rc=$?
 	set -e
 	log "console log: $run/console.log"
@@ -51,7 +58,11 @@ boots=("none ${TESTS:-}")
 if [ "$ARCH" = x86_64 ]; then
 	hw_tests=
 	for t in $HW_TESTS; do wanted "$t" && hw_tests+=" $t"; done
-	[ -n "$hw_tests" ] && boots+=("intel$hw_tests" "amd$hw_tests")
+	# The intel boot also runs the perf-tool workflows on the hardware
+	# events, and perf test against stock's results on that model
+	# (not with TESTS, which leaves the workflows out everywhere).
+	intel=intel; [ -z "${TESTS:-}" ] && intel=intel+perf
+	[ -n "$hw_tests" ] && boots+=("$intel$hw_tests" "amd$hw_tests")
 	wanted hardlockup && boots+=("intel hardlockup")
 	# Without TESTS the first boot runs the suite's list, which
 	# leaves hardlockup out; with TESTS it must not run there.

@@ -19,10 +19,15 @@ What becomes a result:
   kernel.<check>          booted, finished before the time limit, and a
                           console free of oopses, BUGs, WARNINGs, lockdep,
                           KASAN and RCU-stall reports
+  perftest.<N>            with --perftest-expect FILE, on a boot whose model
+                          FILE lists: `perf test`'s result N matches stock's
+                          (pass), or not, or the test is missing (fail)
 With --model M (an x86 boot on one of our QEMU's PMU models) every name
 is prefixed with "M.", e.g. intel.suite.hwcount.hw_percpu_event.
-`perf test` lines are saved to perf-test.txt, not counted: comparing ours
-with stock test for test is the caller's business.
+`perf test` lines are saved to perf-test.txt; they are counted only where
+the expectations file has stock's results for the boot's model (M, or
+"none" for a boot without one).  The file applies to stock and ours alike,
+so that make check KERNEL=stock proves it.
 """
 import argparse
 import os
@@ -65,6 +70,44 @@ def load_xfail(path, arch):
             if a != arch:
                 continue
         out[name] = issue
+    return out
+
+
+def load_perftest_expect(path, model):
+    """perf test name -> stock's result (Ok, FAILED, Skip or any) for model."""
+    out = {}
+    if not path or not os.path.exists(path):
+        return out
+    for line in open(path):
+        if not line.strip() or line.lstrip().startswith('#'):
+            continue
+        parts = line.rstrip('\n').split('\t')
+        if len(parts) != 3:
+            continue
+        m, status, name = parts
+        if m == model:
+            out[name.strip()] = status.strip()
+    return out
+
+
+def perftest_results(perftest, expect):
+    """Each perf test result against stock's; tests stock has that did not run."""
+    out = []
+    seen = set()
+    for line in perftest:
+        num, status, name = line.split('\t')
+        seen.add(name)
+        want = expect.get(name)
+        got = 'FAILED' if status.startswith('FAILED') else status.split()[0]
+        if want is None:
+            out.append((f'perftest.{num}', 'fail', f'{name}: {status}, not in the expectations file'))
+        elif want == 'any' or want == got:
+            out.append((f'perftest.{num}', 'pass', ''))
+        else:
+            out.append((f'perftest.{num}', 'fail', f'{name}: {status}, stock: {want}'))
+    for name in sorted(set(expect) - seen):
+        slug = re.sub(r'[^a-z0-9]+', '_', name.lower()).strip('_')
+        out.append((f'perftest.missing.{slug}', 'fail', f'{name}: did not run'))
     return out
 
 
@@ -188,6 +231,7 @@ def main():
     ap.add_argument('--profile', default='test')
     ap.add_argument('--xfail')
     ap.add_argument('--model', help='x86 PMU model of the boot: names get it as a prefix')
+    ap.add_argument('--perftest-expect', help="stock's perf test results per model")
     a = ap.parse_args()
 
     with open(os.path.join(a.run, 'console.log'), errors='replace') as f:
@@ -198,6 +242,9 @@ def main():
             if f'suite.{b}' not in began:
                 results.append((f'suite.{b}.missing', 'fail', 'binary not built or not run'))
 
+    expect = load_perftest_expect(a.perftest_expect, a.model or 'none')
+    if expect and 'perftest' in began:
+        results += perftest_results(perftest, expect)
     if a.model:
         results = [(f'{a.model}.{n}', st, d) for n, st, d in results]
     xfail = load_xfail(a.xfail, a.arch) if a.kernel == 'ours' else {}
