@@ -104,7 +104,6 @@ static void x86c_bind(struct x86c_pmu *p, struct perf_event *event, int idx)
 	struct hw_perf_event *hwc = &event->hw;
 
 	hwc->idx = idx;
-	hwc->last_cpu = smp_processor_id();
 	if (x86c_is_fixed(idx)) {
 		idx -= INTEL_PMC_IDX_FIXED;
 		hwc->config_base = MSR_ARCH_PERFMON_FIXED_CTR_CTRL;
@@ -487,8 +486,6 @@ static int x86c_event_init(struct perf_event *event)
 		return -EINVAL;
 
 	hwc->idx = -1;
-	hwc->last_cpu = -1;
-	hwc->last_tag = ~0ULL;
 	if (!is_sampling_event(event)) {
 		hwc->sample_period = p->max_period;
 		hwc->last_period = hwc->sample_period;
