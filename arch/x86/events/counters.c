@@ -85,10 +85,16 @@ static u64 x86c_native_rdpmc(u32 ecx)
 	return val;
 }
 
+static void x86c_native_unmask_pmi(void)
+{
+	apic_write(APIC_LVTPC, APIC_DM_NMI);
+}
+
 const struct x86c_hw_ops x86c_native_hw = {
 	.read_msr	= x86c_native_rdmsr,
 	.write_msr	= x86c_native_wrmsr,
 	.read_pmc	= x86c_native_rdpmc,
+	.unmask_pmi	= x86c_native_unmask_pmi,
 };
 
 static inline struct x86c_pmu *x86c_of(struct perf_event *event)

@@ -33,15 +33,18 @@ static inline bool x86c_is_fixed(int idx)
  * @read_msr: read a model-specific register
  * @write_msr: write one
  * @read_pmc: read a counter with RDPMC, @ecx as the instruction takes it
+ * @unmask_pmi: unmask the local APIC's LVTPC, which masks itself when it
+ *	delivers the PMI
  *
- * The native table uses the instructions; a KUnit model supplies a
- * register file of its own, so that the drivers' logic runs unchanged
- * against it.
+ * The native table uses the instructions and the APIC; a KUnit model
+ * supplies a register file of its own, so that the drivers' logic runs
+ * unchanged against it.
  */
 struct x86c_hw_ops {
 	u64	(*read_msr)(u32 msr);
 	void	(*write_msr)(u32 msr, u64 val);
 	u64	(*read_pmc)(u32 ecx);
+	void	(*unmask_pmi)(void);
 };
 
 extern const struct x86c_hw_ops x86c_native_hw;
@@ -162,6 +165,8 @@ struct x86c_cpu {
  * @nr_fixed_events: how many of @fixed
  * @any_gp: the constraint of an event without one
  * @perf_capabilities: Intel: IA32_PERF_CAPABILITIES
+ * @pmi_freezes: the hardware clears the global control when it raises a
+ *	PMI (Intel's legacy freeze on PMI, which the driver turns on)
  * @rdpmc: the sysfs rdpmc knob: 0 never, 1 mmapped events, 2 always
  * @virt_mask: AMD: control bits stripped before programming
  * @format: the format/ attribute group of the vendor
@@ -193,6 +198,7 @@ struct x86c_pmu {
 	int				nr_fixed_events;
 	struct event_constraint		any_gp;
 	u64				perf_capabilities;
+	bool				pmi_freezes;
 	int				rdpmc;
 	u64				virt_mask;
 	const struct attribute_group	*format;

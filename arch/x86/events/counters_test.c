@@ -7,22 +7,26 @@
  * so a register file in memory can stand in for the CPU: four general
  * and three fixed 48-bit counters at Intel's addresses, IA32_PERFEVTSELx,
  * IA32_FIXED_CTR_CTRL and the global control, status and overflow
- * registers.  The cases then run the framework's own functions (counter
- * loads, updates, stop, overflow by sign, limits and constraints) and
- * the driver's program and unprogram, and check exactly what reached
+ * registers, DEBUGCTL, and the LVTPC mask.  The cases then run the
+ * framework's own functions (counter loads, updates, stop, overflow by
+ * sign, limits and constraints, the PMI handler) and the driver's
+ * program, unprogram and DEBUGCTL setup, and check exactly what reached
  * each register and each event.  None of this needs a PMU in the guest,
- * so it also runs on the boots without one.
+ * so it also runs on the boots without one; one case looks at the real
+ * DEBUGCTL where the boot has an Intel PMU.
  *
- * The PMI (x86c_handle_pmi()) is left out: it writes the real local
- * APIC and hands sampling events to perf_event_overflow(), which these
- * bare events cannot take.
+ * The PMI cases use counting events only: a sampling one would go on to
+ * perf_event_overflow(), which these bare events cannot take.
  */
 
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
 #include <linux/bits.h>
+#include <linux/cpu.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
+
+#include <asm/msr.h>
 
 #include "counters.h"
 
@@ -44,6 +48,7 @@
 #define M_GLOBAL_STATUS		0x38e	/* IA32_PERF_GLOBAL_STATUS */
 #define M_GLOBAL_CTRL		0x38f	/* IA32_PERF_GLOBAL_CTRL */
 #define M_GLOBAL_OVF_CTRL	0x390	/* IA32_PERF_GLOBAL_OVF_CTRL */
+#define M_DEBUGCTL		0x1d9	/* IA32_DEBUGCTL */
 #define M_A_PMC0		0x4c1	/* IA32_A_PMC0: full-width writes */
 #define RDPMC_FIXED		BIT(30)	/* RDPMC ECX: a fixed counter */
 
@@ -54,6 +59,11 @@
 #define EVTSEL_ANY		BIT_ULL(21)
 #define EVTSEL_EN		BIT_ULL(22)
 #define EVTSEL_INV		BIT_ULL(23)
+
+/* IA32_DEBUGCTL bits. */
+#define DBG_BTF			BIT_ULL(1)
+#define DBG_FREEZE_ON_PMI	BIT_ULL(12)
+#define DBG_FREEZE_IN_SMM	BIT_ULL(14)
 
 #define FIX(i)			(INTEL_PMC_IDX_FIXED + (i))
 
@@ -66,6 +76,11 @@
  * @global_ctrl: IA32_PERF_GLOBAL_CTRL
  * @global_status: IA32_PERF_GLOBAL_STATUS, set by fake_count() on a wrap
  *	and cleared through IA32_PERF_GLOBAL_OVF_CTRL, as on the CPU
+ * @debugctl: IA32_DEBUGCTL; FREEZE_PERFMON_ON_PMI makes fake_pmi() clear
+ *	@global_ctrl, the legacy freeze of perfmon versions 2 and 3
+ * @unmasks: how many times the LVTPC was unmasked
+ * @ctrl_at_unmask: @global_ctrl when it last was
+ * @ctrl_at_load: @global_ctrl when a counter was last written
  */
 struct fake_hw {
 	u64	evtsel[FAKE_GP];
@@ -74,6 +89,10 @@ struct fake_hw {
 	u64	fixed_ctrl;
 	u64	global_ctrl;
 	u64	global_status;
+	u64	debugctl;
+	int	unmasks;
+	u64	ctrl_at_unmask;
+	u64	ctrl_at_load;
 };
 
 /*
@@ -104,6 +123,8 @@ static u64 *fake_reg(u32 msr)
 		return &fake->global_ctrl;
 	case M_GLOBAL_STATUS:
 		return &fake->global_status;
+	case M_DEBUGCTL:
+		return &fake->debugctl;
 	}
 	return NULL;
 }
@@ -142,6 +163,8 @@ static void fake_write_msr(u32 msr, u64 val)
 	bool legacy;
 	u64 *reg = fake_counter(msr, &legacy);
 
+	if (reg)
+		fake->ctrl_at_load = fake->global_ctrl;
 	if (reg && legacy) {
 		/* Only the low 32 bits are written, bit 31 sign-extended. */
 		*reg = (u64)(s64)(s32)lower_32_bits(val) & FAKE_MASK;
@@ -184,10 +207,17 @@ static u64 fake_read_pmc(u32 ecx)
 	return 0;
 }
 
+static void fake_unmask_pmi(void)
+{
+	fake->unmasks++;
+	fake->ctrl_at_unmask = fake->global_ctrl;
+}
+
 static const struct x86c_hw_ops fake_hw_ops = {
 	.read_msr	= fake_read_msr,
 	.write_msr	= fake_write_msr,
 	.read_pmc	= fake_read_pmc,
+	.unmask_pmi	= fake_unmask_pmi,
 };
 
 /* Counter @idx counts @n events: it wraps at 48 bits, flagging overflow. */
@@ -199,6 +229,13 @@ static void fake_count(int idx, u64 n)
 	if (*c + n > FAKE_MASK)
 		fake->global_status |= BIT_ULL(idx);
 	*c = (*c + n) & FAKE_MASK;
+}
+
+/* The CPU raises the PMI for an overflow: with the freeze on, all stop. */
+static void fake_pmi(void)
+{
+	if (fake->debugctl & DBG_FREEZE_ON_PMI)
+		fake->global_ctrl = 0;
 }
 
 /* ---- fixture ------------------------------------------------------- */
@@ -630,6 +667,189 @@ static void counters_stop_folds_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev_count(event), 123ULL);
 }
 
+/* ---- DEBUGCTL and the PMI ------------------------------------------ */
+
+/*
+ * The driver owns two DEBUGCTL bits: FREEZE_IN_SMM (the freeze_on_smi
+ * knob, 1 at boot) and FREEZE_PERFMON_ON_PMI where the PMU freezes on
+ * PMI.  Anything else there (here BTF, as a ptraced task's block
+ * stepping sets it) stays.
+ */
+static void intel_debugctl_bits(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const struct x86c_vendor *v = &x86c_intel_v2_vendor;
+
+	fake->debugctl = DBG_BTF;
+	ctx->p->pmi_freezes = true;
+	v->cpu_starting(ctx->p, ctx->cpu);
+	KUNIT_EXPECT_EQ(test, fake->debugctl,
+			DBG_BTF | DBG_FREEZE_ON_PMI | DBG_FREEZE_IN_SMM);
+
+	/* A PMU without it clears a freeze that firmware may have left on. */
+	ctx->p->pmi_freezes = false;
+	v->cpu_starting(ctx->p, ctx->cpu);
+	KUNIT_EXPECT_EQ(test, fake->debugctl, DBG_BTF | DBG_FREEZE_IN_SMM);
+}
+
+/*
+ * On a boot with an Intel PMU, every CPU's real DEBUGCTL as the probe
+ * and the CPU bring-up left it: the freeze is on for versions 2 and 3
+ * (the harness's PMU model is version 2), off from version 4.
+ */
+static void intel_debugctl_on_every_cpu(struct kunit *test)
+{
+	struct x86c_pmu *p = x86c_host;
+	unsigned int cpu;
+	u64 debugctl;
+
+	if (!p || p->vendor != &x86c_intel_v2_vendor)
+		kunit_skip(test, "no Intel perfmon v2 or later PMU on this boot");
+	KUNIT_EXPECT_EQ(test, p->pmi_freezes, p->version <= 3);
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		KUNIT_ASSERT_EQ(test, rdmsrl_on_cpu(cpu, M_DEBUGCTL, &debugctl), 0);
+		KUNIT_EXPECT_EQ_MSG(test, !!(debugctl & DBG_FREEZE_ON_PMI),
+				    p->pmi_freezes, "cpu %u", cpu);
+	}
+	cpus_read_unlock();
+}
+
+/* A counting event placed and started on counter @idx, as add() leaves it. */
+static struct perf_event *fake_running(struct kunit *test, int idx,
+				       u64 config, u64 period)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct perf_event *event = fake_event(test, idx, config, period);
+	struct x86c_cpu *cpu = ctx->cpu;
+
+	x86c_event_set_period(ctx->p, event);
+	x86c_intel_v2_vendor.program(ctx->p, cpu, idx, config);
+	cpu->owner[idx] = event;
+	cpu->owned |= BIT_ULL(idx);
+	cpu->running |= BIT_ULL(idx);
+	cpu->nr++;
+	event->hw.state = 0;
+	return event;
+}
+
+/*
+ * A PMI with the freeze on: the CPU stopped everything as it raised it;
+ * the handler folds the count of the counter that overflowed (only that
+ * one), reloads it for the next period with the counters still stopped,
+ * acknowledges, unmasks the LVTPC before anything counts again, and then
+ * restarts every counter.
+ */
+static void pmi_frozen_reload_restart(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT;
+	struct x86c_pmu *p = ctx->p;
+	struct perf_event *a, *b;
+
+	p->pmi_freezes = true;
+	fake->debugctl = DBG_FREEZE_ON_PMI;
+	a = fake_running(test, 1, config | 0xc4, 100);
+	b = fake_running(test, FIX(0), config | 0xc0, 1000);
+	x86c_intel_v2_vendor.enable_all(p, ctx->cpu);
+
+	fake_count(1, 100);
+	fake_count(FIX(0), 40);
+	fake_pmi();
+	KUNIT_ASSERT_EQ(test, fake->global_ctrl, 0ULL);
+
+	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 1);
+	KUNIT_EXPECT_EQ(test, ev_count(a), 100ULL);
+	KUNIT_EXPECT_EQ(test, fake->gp[1], FAKE_MASK - 99);
+	KUNIT_EXPECT_EQ(test, fake->ctrl_at_load, 0ULL);
+	KUNIT_EXPECT_EQ(test, ev_count(b), 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->fixed[0], FAKE_MASK - 959);
+	KUNIT_EXPECT_EQ(test, fake->global_status, 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->unmasks, 1);
+	KUNIT_EXPECT_EQ(test, fake->ctrl_at_unmask, 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->global_ctrl, p->all_mask);
+}
+
+/*
+ * The same PMI on a PMU that freezes, where the freeze did not happen
+ * (a VM exit had zeroed DEBUGCTL): the handler still stops the counters
+ * before it reloads.
+ */
+static void pmi_unfrozen_stops_first(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0xc4;
+	struct x86c_pmu *p = ctx->p;
+	struct perf_event *a;
+
+	p->pmi_freezes = true;
+	a = fake_running(test, 2, config, 50);
+	x86c_intel_v2_vendor.enable_all(p, ctx->cpu);
+	fake_count(2, 50);
+	fake_pmi();
+	KUNIT_ASSERT_EQ(test, fake->global_ctrl, p->all_mask);
+
+	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 1);
+	KUNIT_EXPECT_EQ(test, ev_count(a), 50ULL);
+	KUNIT_EXPECT_EQ(test, fake->gp[2], FAKE_MASK - 49);
+	KUNIT_EXPECT_EQ(test, fake->ctrl_at_load, 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->ctrl_at_unmask, 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->global_ctrl, p->all_mask);
+}
+
+/*
+ * A PMI taken inside a pmu_disable() section: handled, but the counters
+ * stay off for pmu_enable() to restart.
+ */
+static void pmi_while_disabled(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0xc4;
+	struct x86c_pmu *p = ctx->p;
+
+	fake->debugctl = DBG_FREEZE_ON_PMI;
+	fake_running(test, 0, config, 10);
+	fake_count(0, 10);
+	ctx->cpu->disabled = true;
+	fake_pmi();
+
+	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 1);
+	KUNIT_EXPECT_EQ(test, fake->unmasks, 1);
+	KUNIT_EXPECT_EQ(test, fake->global_ctrl, 0ULL);
+}
+
+/*
+ * An NMI that is not ours leaves the LVTPC alone and the counters
+ * running; a late overflow of a counter already stopped is claimed
+ * without touching any event.
+ */
+static void pmi_not_ours_and_late(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0xc4;
+	struct x86c_pmu *p = ctx->p;
+	struct perf_event *a;
+
+	fake->debugctl = DBG_FREEZE_ON_PMI;
+	a = fake_running(test, 0, config, 10);
+	x86c_intel_v2_vendor.enable_all(p, ctx->cpu);
+	fake_count(0, 3);
+
+	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 0);
+	KUNIT_EXPECT_EQ(test, fake->unmasks, 0);
+	KUNIT_EXPECT_EQ(test, fake->global_ctrl, p->all_mask);
+	KUNIT_EXPECT_EQ(test, ev_count(a), 0ULL);
+
+	fake->global_status = BIT_ULL(3);
+	fake_pmi();
+	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 1);
+	KUNIT_EXPECT_EQ(test, ev_count(a), 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->global_status, 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->unmasks, 1);
+	KUNIT_EXPECT_EQ(test, fake->global_ctrl, p->all_mask);
+}
+
 static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(counters_init_limits),
 	KUNIT_CASE(counters_constraint),
@@ -641,6 +861,12 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(intel_fixed_ctrl_bits),
 	KUNIT_CASE(intel_gp_evtsel),
 	KUNIT_CASE(counters_stop_folds_once),
+	KUNIT_CASE(intel_debugctl_bits),
+	KUNIT_CASE(intel_debugctl_on_every_cpu),
+	KUNIT_CASE(pmi_frozen_reload_restart),
+	KUNIT_CASE(pmi_unfrozen_stops_first),
+	KUNIT_CASE(pmi_while_disabled),
+	KUNIT_CASE(pmi_not_ours_and_late),
 	{}
 };
 

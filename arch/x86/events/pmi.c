@@ -7,7 +7,10 @@
  * included, and the APIC masks the entry on delivery.  The handler
  * finds the counters that overflowed, folds their counts, reloads them
  * for the next period and emits a sample for each period that ended;
- * then it unmasks the entry.
+ * then it unmasks the entry.  Intel's perfmon versions 2 and 3 stop
+ * every counter themselves as they raise the PMI (freeze on PMI, which
+ * the Intel driver turns on), so the counts end at the overflow; the
+ * handler restarts them as it finishes, frozen or not.
  *
  * NMIs are shared (the watchdog of another kind, IPIs of a crash, other
  * PMUs such as AMD IBS): the handler claims one only when it found an
@@ -73,6 +76,11 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	/*
 	 * With a global control, stop everything while we work, so that
 	 * the counters do not count the handler and a group stays in step.
+	 * Where the PMI freezes them (pmi_freezes) they stopped already,
+	 * when it was raised, before the NMI entry code ran; the write
+	 * stays all the same, since DEBUGCTL is not ours alone: a VM exit
+	 * zeroes it until KVM puts the host's value back, and a PMI raised
+	 * in between froze nothing.
 	 */
 	if (p->vendor->global_ctrl)
 		p->vendor->disable_all(p, cpu);
@@ -96,9 +104,13 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		status = p->vendor->overflowed(p, cpu);
 	}
 
-	/* The APIC masked the entry when it delivered the NMI. */
+	/*
+	 * The APIC masked the entry when it delivered the NMI.  Unmask it
+	 * before the counters run again: an overflow while it is masked
+	 * would raise no PMI, and a freeze would then hold them stopped.
+	 */
 	if (handled)
-		apic_write(APIC_LVTPC, APIC_DM_NMI);
+		p->hw->unmask_pmi();
 	if (p->vendor->global_ctrl && !cpu->disabled)
 		p->vendor->enable_all(p, cpu);
 	return handled;
@@ -127,7 +139,7 @@ static int x86c_nmi(unsigned int cmd, struct pt_regs *regs)
 	}
 	if (!p->vendor->global_ctrl &&
 	    time_before(jiffies, cpu->nmi_window_end)) {
-		apic_write(APIC_LVTPC, APIC_DM_NMI);
+		p->hw->unmask_pmi();
 		return NMI_HANDLED;
 	}
 	return NMI_DONE;

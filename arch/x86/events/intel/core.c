@@ -26,10 +26,16 @@
  * Per-family event maps and constraints are data (families.c); a part
  * of no family there counts the architectural events alone.
  *
- * Freeze on PMI (DEBUGCTL) is not used: it would stop the counters when
- * the PMI is raised rather than when the handler disables them, a few
- * kernel instructions earlier than stock's counts, and DEBUGCTL is
- * shared with LBR and BTS, which come later.
+ * Freeze on PMI: with DEBUGCTL's FREEZE_PERFMON_ON_PMI set, versions 2
+ * and 3 clear GLOBAL_CTRL themselves when they raise the PMI, so the
+ * counters stop at the overflow rather than when the handler reaches
+ * its first WRMSR, and the NMI entry code no longer shows in kernel
+ * counts.  The handler turns them back on as it would anyway.  Version 4 changes the freeze
+ * into a status bit (GLOBAL_STATUS.CTR_FRZ) that software must clear
+ * through GLOBAL_STATUS_RESET, a different protocol that our PMU model
+ * does not emulate; there the bit stays clear and the handler's write
+ * to GLOBAL_CTRL stops the counters (upstream dropped its version 4
+ * freeze support in 5.11).
  */
 
 #include <linux/cpu.h>
@@ -179,20 +185,28 @@ static int intel_hw_config(struct x86c_pmu *p, struct perf_event *event)
 static unsigned long intel_freeze_on_smi = 1;
 static DEFINE_MUTEX(intel_freeze_on_smi_mutex);
 
-static void intel_apply_freeze_on_smi(struct x86c_pmu *p)
+/*
+ * This CPU's DEBUGCTL bits that are ours: FREEZE_IN_SMM as the knob
+ * says, FREEZE_PERFMON_ON_PMI where the PMU freezes on PMI.  The other
+ * bits (BTF of a ptraced task, bus-lock detection) are left as found.
+ */
+static void intel_apply_debugctl(struct x86c_pmu *p)
 {
 	u64 debugctl = p->hw->read_msr(MSR_IA32_DEBUGCTLMSR);
+	u64 set = 0;
 
 	if (READ_ONCE(intel_freeze_on_smi))
-		debugctl |= DEBUGCTLMSR_FREEZE_IN_SMM;
-	else
-		debugctl &= ~DEBUGCTLMSR_FREEZE_IN_SMM;
-	p->hw->write_msr(MSR_IA32_DEBUGCTLMSR, debugctl);
+		set |= DEBUGCTLMSR_FREEZE_IN_SMM;
+	if (p->pmi_freezes)
+		set |= DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI;
+	debugctl &= ~(DEBUGCTLMSR_FREEZE_IN_SMM |
+		      DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI);
+	p->hw->write_msr(MSR_IA32_DEBUGCTLMSR, debugctl | set);
 }
 
 static void intel_freeze_on_smi_ipi(void *unused)
 {
-	intel_apply_freeze_on_smi(x86c_host);
+	intel_apply_debugctl(x86c_host);
 }
 
 static ssize_t freeze_on_smi_show(struct device *dev,
@@ -238,7 +252,7 @@ const struct attribute_group x86c_intel_pmu_group = {
 
 static void intel_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
-	intel_apply_freeze_on_smi(p);
+	intel_apply_debugctl(p);
 }
 
 /* Not static: counters_test.c drives it against a model of the MSRs. */
@@ -363,6 +377,7 @@ int x86c_intel_probe(struct x86c_pmu *p)
 			fixed |= ecx;
 		fixed &= GENMASK_ULL(X86C_MAX_FIXED - 1, 0);
 	}
+	p->pmi_freezes = p->version == 2 || p->version == 3;
 	intel_has_anythread = p->version >= 3 &&
 			      !edx.split.anythread_deprecated;
 
