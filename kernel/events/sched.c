@@ -152,6 +152,9 @@ static int perf_event_sched_in(struct perf_event *event,
 	if (unlikely(event->hw.interrupts == MAX_INTERRUPTS))
 		perf_event_unthrottle(event, false);
 
+	/* A trace decoder must learn whose trace follows before it does. */
+	perf_log_itrace_start(event);
+
 	if (event->pmu->add(event, PERF_EF_START)) {
 		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
 		WRITE_ONCE(event->oncpu, -1);

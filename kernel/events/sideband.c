@@ -35,8 +35,8 @@
  * with preemption off.  The addressed records come from the overflow
  * path (THROTTLE; LOST_SAMPLES from a driver's PEBS drain), which may be
  * an NMI, from the tick or a sched in with the context locked
- * (UNTHROTTLE), from a PMU driver (AUX_OUTPUT_HW_ID; nothing calls
- * perf_log_itrace_start() yet) or from task exit (READ).  So no writer
+ * (UNTHROTTLE, ITRACE_START), from a PMU driver (AUX_OUTPUT_HW_ID) or
+ * from task exit (READ).  So no writer
  * may sleep.  perf_sb_send() is inlined with a constant kind, so that the
  * compiler calls an addressed kind's writer directly: the overflow path
  * pays no indirect call for the table.
