@@ -6,11 +6,15 @@
  *
  * Prints one line per benchmark:
  *
- *   BENCH <name> <value> <unit>
+ *   BENCH <name> <value> <unit> <baseline>
  *
  * where value is the mean cost in nanoseconds (CLOCK_MONOTONIC, i.e. guest
  * time: under QEMU -icount that is deterministic) per operation, except
  * rb_throughput which is MB/s of sample records written and consumed.
+ * baseline names the benchmark that does the same operation without any
+ * event ("-" if none): a context switch or a fork costs far more than
+ * perf adds to it, so the harness compares value minus the baseline's
+ * value, the part perf is responsible for, between kernels.
  * A benchmark that needs what this machine or kernel does not have (the
  * hw_ ones without a hardware PMU) prints "n/a" as its value, says why on
  * stderr, and is not a failure.
@@ -299,6 +303,11 @@ static double run_open_close(long n, long arg)
 
 /* ---- fork/exit with inherited events ---------------------------------- */
 
+/*
+ * fork(), _exit() and waitpid() of a child that does nothing, with nev
+ * inherited events open on this task, each copied into the child and
+ * folded back into its parent at exit.  nev 0 is the baseline.
+ */
 static double run_fork_inherit(long n, long nev)
 {
 	struct perf_event_attr attr;
@@ -662,13 +671,15 @@ static double run_hw_rdpmc(long n, long arg)
 #endif
 
 /*
- * Context switches of two tasks with 4 hardware counting events each
- * (instructions and cycles, alternately, user and kernel: on Intel fixed
- * counters 0 and 1 and two general-purpose ones, on arm64 the cycle
- * counter and event counters), every switch taking 4 off the PMU and
- * putting 4 on: the ping-pong with those events minus the same ping-pong
- * without any, per round trip.  Each task's events are its own (not
- * inherited), so no context is swapped whole.
+ * Context switches of two tasks with nev hardware counting events each
+ * (instructions and cycles, alternately, user and kernel: for 4, on
+ * Intel fixed counters 0 and 1 and two general-purpose ones, on arm64
+ * the cycle counter and event counters), every switch taking nev off the
+ * PMU and putting nev on: the ping-pong with those events, per round
+ * trip.  Each task's events are its own (not inherited), so no context
+ * is swapped whole.  Its baseline, hw_ctxsw_0, is the same ping-pong
+ * without events in the same boot: the intel PMU model is another CPU
+ * than the software benchmarks' x86_64 one, so ctxsw_0 would not do.
  */
 static int open_hw_counting(int i)
 {
@@ -678,15 +689,19 @@ static int open_hw_counting(int i)
 
 static double run_hw_ctxsw(long n, long nev)
 {
-	double base, with;
+	double t;
 
-	if (hw_absent())
+	/*
+	 * The baseline (nev 0) opens no event and runs with or without a
+	 * PMU, but calls hw_absent() too: that turns the NMI watchdog off,
+	 * and the baseline must see the machine its scenarios see.
+	 */
+	if (hw_absent() && nev)
 		return NOT_AVAILABLE;
-	base = pingpong(n, 0, NULL, 0);
-	with = pingpong(n, nev, open_hw_counting, 1);
-	if (with < 0)
+	t = pingpong(n, nev, open_hw_counting, 1);
+	if (t < 0)
 		return hw_open_failed("perf_event_open (hw_ctxsw)");
-	return with > base ? with - base : 0;
+	return t;
 }
 
 /*
@@ -824,69 +839,113 @@ static double run_hw_sample_pmi(long n, long arg)
 
 enum kind { NS_PER_OP, MB_PER_S };
 
+/*
+ * base: the benchmark doing the same operation without events, whose
+ * value the harness subtracts to get perf's part of this one; NULL when
+ * the operation is all perf, or already measured against its baseline
+ * (sample_write, hw_sample_pmi).  A baseline is in its benchmark's group
+ * (hw or sw), so that it runs in the same boot, on the same CPU model.
+ */
 static const struct bench {
 	const char *name;
 	run_fn run;
 	long arg;
 	long n0;
 	enum kind kind;
+	const char *base;
 } benches[] = {
-	{ "ctxsw_0",		run_ctxsw,		0,	64,	NS_PER_OP },
-	{ "ctxsw_1",		run_ctxsw,		1,	64,	NS_PER_OP },
-	{ "ctxsw_8",		run_ctxsw,		8,	64,	NS_PER_OP },
-	{ "ctxsw_64",		run_ctxsw,		64,	32,	NS_PER_OP },
-	{ "read_1",		run_read_1,		0,	256,	NS_PER_OP },
-	{ "read_group_8",	run_read_group,		8,	256,	NS_PER_OP },
-	{ "open_close",		run_open_close,		0,	64,	NS_PER_OP },
-	{ "fork_exit_inherit_8", run_fork_inherit,	8,	16,	NS_PER_OP },
-	{ "sample_write",	run_sample_write,	0,	256,	NS_PER_OP },
-	{ "rb_throughput",	run_rb_throughput,	0,	8,	MB_PER_S },
-	{ "sched_in_1",		run_sched_in,		1,	64,	NS_PER_OP },
-	{ "sched_in_16",	run_sched_in,		16,	64,	NS_PER_OP },
-	{ "sched_in_256",	run_sched_in,		256,	16,	NS_PER_OP },
-	/* Hardware events ("hw"); n/a where there is no PMU. */
-	{ "hw_read_1",		run_hw_read_1,		0,	256,	NS_PER_OP },
+	{ "ctxsw_0",		run_ctxsw,		0,	64,	NS_PER_OP, NULL },
+	{ "ctxsw_1",		run_ctxsw,		1,	64,	NS_PER_OP, "ctxsw_0" },
+	{ "ctxsw_8",		run_ctxsw,		8,	64,	NS_PER_OP, "ctxsw_0" },
+	{ "ctxsw_64",		run_ctxsw,		64,	32,	NS_PER_OP, "ctxsw_0" },
+	{ "read_1",		run_read_1,		0,	256,	NS_PER_OP, NULL },
+	{ "read_group_8",	run_read_group,		8,	256,	NS_PER_OP, NULL },
+	{ "open_close",		run_open_close,		0,	64,	NS_PER_OP, NULL },
+	{ "fork_exit_0",	run_fork_inherit,	0,	16,	NS_PER_OP, NULL },
+	{ "fork_exit_inherit_8", run_fork_inherit,	8,	16,	NS_PER_OP, "fork_exit_0" },
+	{ "sample_write",	run_sample_write,	0,	256,	NS_PER_OP, NULL },
+	{ "rb_throughput",	run_rb_throughput,	0,	8,	MB_PER_S, NULL },
+	{ "sched_in_1",		run_sched_in,		1,	64,	NS_PER_OP, "ctxsw_0" },
+	{ "sched_in_16",	run_sched_in,		16,	64,	NS_PER_OP, "ctxsw_0" },
+	{ "sched_in_256",	run_sched_in,		256,	16,	NS_PER_OP, "ctxsw_0" },
+	/*
+	 * Hardware events ("hw"); n/a where there is no PMU, except
+	 * hw_ctxsw_0, which opens none.
+	 */
+	{ "hw_read_1",		run_hw_read_1,		0,	256,	NS_PER_OP, NULL },
 #if defined(__x86_64__)
-	{ "hw_rdpmc",		run_hw_rdpmc,		0,	1024,	NS_PER_OP },
+	{ "hw_rdpmc",		run_hw_rdpmc,		0,	1024,	NS_PER_OP, NULL },
 #endif
-	{ "hw_ctxsw_4",		run_hw_ctxsw,		4,	64,	NS_PER_OP },
-	{ "hw_sample_pmi",	run_hw_sample_pmi,	0,	PMI_CHUNK, NS_PER_OP },
+	{ "hw_ctxsw_0",		run_hw_ctxsw,		0,	64,	NS_PER_OP, NULL },
+	{ "hw_ctxsw_4",		run_hw_ctxsw,		4,	64,	NS_PER_OP, "hw_ctxsw_0" },
+	{ "hw_sample_pmi",	run_hw_sample_pmi,	0,	PMI_CHUNK, NS_PER_OP, NULL },
 };
 
-static void run_bench(const struct bench *b)
+/* Whether b is the baseline of one of the nb benchmarks. */
+static int is_baseline(const struct bench *b, size_t nb)
 {
+	size_t i;
+
+	for (i = 0; i < nb; i++)
+		if (benches[i].base && !strcmp(benches[i].base, b->name))
+			return 1;
+	return 0;
+}
+
+/*
+ * A baseline measures its operation without perf, and perf is not gone
+ * when the last event closes: the perf_sched_events static key, which
+ * keeps the scheduler's perf hooks on, goes off HZ later (from delayed
+ * work, in stock and ours alike).  A baseline run right after another
+ * benchmark (hw_ctxsw_0 after hw_read_1, fork_exit_0 after open_close)
+ * would count the hooks, visiting this task's emptied context, as part
+ * of the operation, and hide that cost from the perf part.  So each
+ * baseline first sleeps for longer than that.
+ */
+#define QUIESCE_S	2
+
+static void run_bench(const struct bench *b, size_t nb)
+{
+	const char *base = b->base ? b->base : "-";
 	double v;
 
+	if (is_baseline(b, nb))
+		sleep(QUIESCE_S);
 	rb_bytes = 0;
 	rb_ns = 0;
 	na_why[0] = 0;
 	v = measure(b->run, b->arg, b->n0);
 	if (v == NOT_AVAILABLE) {
 		fprintf(stderr, "bench: %s: n/a: %s\n", b->name, na_why);
-		printf("BENCH %s n/a %s\n", b->name,
-		       b->kind == MB_PER_S ? "MB/s" : "ns");
+		printf("BENCH %s n/a %s %s\n", b->name,
+		       b->kind == MB_PER_S ? "MB/s" : "ns", base);
 		fflush(stdout);
 		return;
 	}
 	if (v < 0) {
-		printf("BENCH %s error -\n", b->name);
+		printf("BENCH %s error - %s\n", b->name, base);
 		failed = 1;
 		return;
 	}
 	if (b->kind == MB_PER_S) {
 		/* Bytes consumed over the time spent producing them. */
-		printf("BENCH %s %.1f MB/s\n", b->name,
-		       rb_ns > 0 ? rb_bytes / rb_ns * 1e9 / 1e6 : 0.0);
+		printf("BENCH %s %.1f MB/s %s\n", b->name,
+		       rb_ns > 0 ? rb_bytes / rb_ns * 1e9 / 1e6 : 0.0, base);
 	} else {
-		printf("BENCH %s %.1f ns\n", b->name, v);
+		printf("BENCH %s %.1f ns %s\n", b->name, v, base);
 	}
 	fflush(stdout);
+}
+
+static int is_hw(const char *name)
+{
+	return !strncmp(name, "hw_", 3);
 }
 
 /* Whether argument sel (a name, "hw" or "sw") selects b. */
 static int selects(const char *sel, const struct bench *b)
 {
-	int hw = !strncmp(b->name, "hw_", 3);
+	int hw = is_hw(b->name);
 
 	if (!strcmp(sel, "hw"))
 		return hw;
@@ -895,11 +954,40 @@ static int selects(const char *sel, const struct bench *b)
 	return !strcmp(sel, b->name);
 }
 
+/*
+ * Whether every baseline is a benchmark of its scenario's group, which
+ * the harness runs in the same boot (else it would subtract a figure of
+ * another CPU model, or find none), in the same unit, and has no
+ * baseline of its own.
+ */
+static int baselines_ok(size_t nb)
+{
+	size_t i, j;
+
+	for (i = 0; i < nb; i++) {
+		if (!benches[i].base)
+			continue;
+		for (j = 0; j < nb; j++)
+			if (!strcmp(benches[j].name, benches[i].base))
+				break;
+		if (j == nb || is_hw(benches[j].name) != is_hw(benches[i].name) ||
+		    benches[j].kind != benches[i].kind || benches[j].base) {
+			fprintf(stderr, "bench: %s: bad baseline %s\n",
+				benches[i].name, benches[i].base);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = getenv("BENCH_MS");
 	size_t i, nb = sizeof(benches) / sizeof(benches[0]);
 	int a, ran = 0;
+
+	if (!baselines_ok(nb))
+		return 2;
 
 	if (env && atol(env) > 0)
 		target_ns = atol(env) * 1000000L;
@@ -927,7 +1015,7 @@ int main(int argc, char **argv)
 				break;
 		if (argc > 1 && a == argc)
 			continue;
-		run_bench(&benches[i]);
+		run_bench(&benches[i], nb);
 		ran++;
 	}
 	return failed || !ran;
