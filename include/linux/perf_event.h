@@ -459,7 +459,7 @@ enum perf_event_state {
 	PERF_EVENT_STATE_ERROR		= -2,	/* a pinned group that could not go on */
 	PERF_EVENT_STATE_OFF		= -1,	/* disabled */
 	PERF_EVENT_STATE_INACTIVE	=  0,	/* enabled, waiting for a counter */
-	PERF_EVENT_STATE_ACTIVE		=  1,	/* on a counter */
+	PERF_EVENT_STATE_ACTIVE		=  1,	/* on its PMU (parked: sched.c) */
 };
 
 typedef void (*perf_overflow_handler_t)(struct perf_event *,
@@ -471,15 +471,8 @@ typedef void (*perf_overflow_handler_t)(struct perf_event *,
 #define PERF_EV_CAP_READ_ACTIVE_PKG	BIT(1)	/* readable from any CPU of the package */
 #define PERF_EV_CAP_SIBLING		BIT(2)	/* may join a group of another PMU */
 #define PERF_EV_CAP_READ_SCOPE		BIT(3)	/* readable within pmu::scope */
-
-/* Per-CPU hash of software events, keyed by (type, config). */
-#define SWEVENT_HLIST_BITS		8
-#define SWEVENT_HLIST_SIZE		(1 << SWEVENT_HLIST_BITS)
-
-struct swevent_hlist {
-	struct hlist_head	heads[SWEVENT_HLIST_SIZE];	/* one chain per bucket */
-	struct rcu_head		rcu_head;			/* deferred free */
-};
+/* counts through its context alone: may stay on across a switch (sched.c) */
+#define PERF_EV_CAP_FOLLOWS_CTX		BIT(4)
 
 /* event->attach_state: what the event is attached to. */
 #define PERF_ATTACH_CONTEXT	0x0001	/* on its context's event list */
@@ -706,6 +699,14 @@ struct perf_event_context {
 	int				cpu;		/* a CPU context's CPU */
 
 	struct perf_tclock		clock;
+
+	/*
+	 * The "software" PMU's events on the PMU, by attr.config: raising
+	 * one walks the chains of this CPU's context and of the task
+	 * context scheduled in here (swevent.c).  Changed under lock, read
+	 * under RCU.
+	 */
+	struct hlist_head		sw_events[PERF_COUNT_SW_MAX];
 
 	/*
 	 * Clones (kernel/events/clone.c): a task context that is a copy of

@@ -73,7 +73,9 @@
  * What the context locks (9) protect, field by field; "mutex + lock"
  * means both are held to change it, either to read it:
  *
- *   perf_event_context   lock: is_active, clock; mutex + lock:
+ *   perf_event_context   lock: is_active, clock, sw_events (read under
+ *                        RCU by whoever raises a software event on the
+ *                        CPU where the context is in); mutex + lock:
  *                        event_list, pmu_ctx_list, nr_events, nr_user,
  *                        nr_cgroups, nr_freq, clone_of, clone_gen,
  *                        generation;
@@ -91,7 +93,9 @@
  *   perf_event           mutex + lock: group_leader, sibling_list,
  *                        nr_siblings, group_caps, event_entry,
  *                        group_entry, attr (after open, only the changes
- *                        ioctl may make); lock: state, oncpu, times,
+ *                        ioctl may make); lock: state, oncpu (for a
+ *                        parked group the CPU its context was last on,
+ *                        sched.c), times, hlist_entry (swevent.c),
  *                        active_entry, flex, flex_charged, pending_disable
  *                        (set from NMI, read under it); atomic or
  *                        NMI-safe: count, child_count, event_limit, the
@@ -1025,7 +1029,6 @@ int perf_event_init_cpu(unsigned int cpu)
 {
 	struct perf_cpu_context *cpuctx = per_cpu_ptr(&perf_cpu_context, cpu);
 
-	perf_swevent_init_cpu(cpu);
 	mutex_lock(&cpuctx->ctx.mutex);
 	cpuctx->online = 1;
 	mutex_unlock(&cpuctx->ctx.mutex);

@@ -71,6 +71,8 @@
 #define EVENT_PINNED	0x02
 #define EVENT_TIME	0x04	/* the context clock runs */
 #define EVENT_FROZEN	0x10	/* one operation in progress: the clock holds */
+/* sched out for a task switch: groups that follow their context stay on */
+#define EVENT_PARK	0x20
 #define EVENT_ALL	(EVENT_FLEXIBLE | EVENT_PINNED)
 
 /* Group events of different PMUs may only mix with software events. */
@@ -509,7 +511,6 @@ void perf_log_itrace_start(struct perf_event *event);
 /* ======================================================================
  * swevent.c, tracepoint.c, cgroup.c, hw_breakpoint.c
  */
-void perf_swevent_init_cpu(unsigned int cpu);
 /* Count @nr for a software-style event and sample on overflow. */
 void perf_swevent_count(struct perf_event *event, u64 nr,
 			struct perf_sample_data *data, struct pt_regs *regs);

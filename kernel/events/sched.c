@@ -18,6 +18,18 @@
  * Time: every context has a clock (times.c) that runs while the context
  * is scheduled in; every event's enabled/running totals follow that clock
  * in the mode its state gives (perf_event_set_state()).
+ *
+ * Parking: a task switch leaves on their PMU the groups whose events all
+ * count through their context alone (PERF_EV_CAP_FOLLOWS_CTX: the
+ * "software" PMU, whose events sit in their context's own chains,
+ * swevent.c).  They stay ACTIVE while the context is out: nothing can
+ * reach them, and their times, which follow the stopped context clock,
+ * stand still as if they had come off.  When the context comes back the
+ * walk that puts groups on finds them ACTIVE and only brings them up to
+ * date (perf_group_unpark()).  A task with many software events thus
+ * switches at the cost of one.  Anything that changes a parked group
+ * meanwhile runs under the context lock, and takes a group off the usual
+ * way: those PMUs' add and del touch nothing of the CPU.
  */
 
 #include <linux/hrtimer.h>
@@ -161,6 +173,12 @@ static int perf_event_sched_in(struct perf_event *event,
 		return -EAGAIN;
 	}
 
+	/*
+	 * Software events take no counter: they neither fill the PMU nor
+	 * hold it exclusively (a parked one may come off on another CPU).
+	 */
+	if (is_software_event(event))
+		return 0;
 	cpc->active_oncpu++;
 	if (event->attr.exclusive)
 		cpc->exclusive = 1;
@@ -191,6 +209,8 @@ void perf_event_sched_out(struct perf_event *event,
 	}
 	perf_event_set_state(event, state);
 
+	if (is_software_event(event))
+		return;
 	cpc->active_oncpu--;
 	if (event->attr.exclusive || !cpc->active_oncpu)
 		cpc->exclusive = 0;
@@ -252,6 +272,45 @@ void perf_group_sched_out(struct perf_event *leader,
 	perf_pmu_enable(pmu);
 }
 
+/* May @leader's group stay on its PMU while its task is switched out? */
+static bool perf_group_parks(struct perf_event *leader)
+{
+	return (leader->group_caps & PERF_EV_CAP_FOLLOWS_CTX) &&
+	       leader->cpu == -1;
+}
+
+/* One member of a parked group; false if it waits to go on. */
+static bool perf_event_unpark(struct perf_event *event, int cpu)
+{
+	if (event->state == PERF_EVENT_STATE_INACTIVE)
+		return false;
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return true;
+	WRITE_ONCE(event->oncpu, cpu);
+	if (unlikely(event->hw.interrupts == MAX_INTERRUPTS))
+		perf_event_unthrottle(event, false);
+	if (rcu_access_pointer(event->rb))
+		perf_event_update_userpage(event);
+	return true;
+}
+
+/*
+ * A parked group's context is back, here: do for it what going on would
+ * have done (follow the context to this CPU, lift a throttle, refresh
+ * the user page).  Return: false if a member was enabled or added while
+ * it was parked; the group must then go on again whole.
+ */
+static bool perf_group_unpark(struct perf_event *leader)
+{
+	int cpu = smp_processor_id();
+	bool whole = perf_event_unpark(leader, cpu);
+	struct perf_event *sib;
+
+	list_for_each_entry(sib, &leader->sibling_list, sibling_entry)
+		whole &= perf_event_unpark(sib, cpu);
+	return whole;
+}
+
 /*
  * Put a whole group on its PMU, or nothing of it.  Return: 0, -EBUSY if
  * it did not fit, PERF_FLEX_SKIP if it is not a candidate here and now.
@@ -264,11 +323,17 @@ static int perf_group_sched_in(struct perf_event *leader,
 	struct perf_cpu_pmu_context *cpc = this_cpu_ptr(pmu->cpu_pmu_context);
 	struct perf_event *sib, *failed = NULL;
 
-	if (leader->state != PERF_EVENT_STATE_INACTIVE)
-		return PERF_FLEX_SKIP;
+	if (leader->state != PERF_EVENT_STATE_INACTIVE) {
+		if (leader->state != PERF_EVENT_STATE_ACTIVE ||
+		    !perf_group_parks(leader) || perf_group_unpark(leader))
+			return PERF_FLEX_SKIP;
+		/* Changed while parked: off, then on again whole. */
+		perf_group_sched_out(leader, ctx);
+	}
 	if (!perf_event_filter_match(leader))
 		return PERF_FLEX_SKIP;
-	if (cpc->exclusive || (leader->attr.exclusive && cpc->active_oncpu))
+	if (!(leader->group_caps & PERF_EV_CAP_SOFTWARE) &&
+	    (cpc->exclusive || (leader->attr.exclusive && cpc->active_oncpu)))
 		return -EBUSY;
 
 	pmu->start_txn(pmu, PERF_PMU_TXN_ADD);
@@ -351,8 +416,11 @@ static void perf_epc_sched_out(struct perf_event_pmu_context *epc,
 	perf_pmu_disable(epc->pmu);
 	list_for_each_entry_safe(leader, tmp, &epc->active_groups,
 				 active_entry) {
-		if (type & perf_group_kind(leader))
-			perf_group_off(leader, ctx);
+		if (!(type & perf_group_kind(leader)))
+			continue;
+		if ((type & EVENT_PARK) && perf_group_parks(leader))
+			continue;
+		perf_group_off(leader, ctx);
 	}
 	perf_pmu_enable(epc->pmu);
 }
@@ -684,7 +752,7 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 		 * (clone.c), unless a PMU here wants to see the switch.
 		 */
 		if (sched_cb || !perf_task_ctx_trade(prev, ctx, next))
-			perf_task_ctx_sched_out(ctx, EVENT_ALL);
+			perf_task_ctx_sched_out(ctx, EVENT_ALL | EVENT_PARK);
 	}
 
 	if (cpuctx->ctx.nr_cgroups)

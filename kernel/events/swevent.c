@@ -6,9 +6,13 @@
  *
  *  - "software" (PERF_TYPE_SOFTWARE): counters the kernel bumps in-line
  *    through perf_sw_event() (page faults, context switches, migrations,
- *    ...).  An event that is on a CPU sits in that CPU's hash table of
- *    software events, keyed by (attr.type, attr.config); raising a
- *    software event walks one bucket of the local table under RCU.
+ *    ...).  An event on the PMU sits in its context's chain for its
+ *    attr.config (ctx->sw_events); raising a software event walks, under
+ *    RCU, that chain of this CPU's context and of the task context
+ *    scheduled in here.  Nothing of it is per CPU, so a task's software
+ *    groups need not come off and go on again at every context switch:
+ *    they follow their context (PERF_EV_CAP_FOLLOWS_CTX, sched.c), and
+ *    switching a task with many of them costs what switching one does.
  *
  *  - "cpu_clock" and "task_clock": nanosecond counters that sample from
  *    an hrtimer.  They take PERF_TYPE_SOFTWARE with config
@@ -22,13 +26,11 @@
  * uprobes and breakpoints is perf_swevent_count() below.
  */
 #include <linux/export.h>
-#include <linux/hash.h>
 #include <linux/hrtimer.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/string.h>
 #include <asm/irq_regs.h>
 
@@ -220,113 +222,6 @@ static bool swevent_excluded(struct perf_event *event, struct pt_regs *regs)
 }
 
 /* ======================================================================
- * The per-CPU tables of active software events.
- *
- * Tables exist while at least one software event does: the first event
- * allocates one per possible CPU (so a CPU coming online later already
- * has its table), the last one frees them after a grace period.  Events
- * hold their reference from event_init to destroy, which brackets every
- * add/del, so add and del always find the table in place.
- */
-struct swevent_cpu {
-	struct swevent_hlist __rcu	*table;
-};
-
-static DEFINE_PER_CPU(struct swevent_cpu, swevent_cpus);
-static DEFINE_MUTEX(swevent_tables_mutex);
-static unsigned int swevent_tables_users;
-
-static struct hlist_head *swevent_bucket(struct swevent_hlist *table,
-					 u64 type, u64 config)
-{
-	u64 key = ((type & 0xffffffffULL) << 32) ^ config;
-
-	return &table->heads[hash_64(key, SWEVENT_HLIST_BITS)];
-}
-
-/* Give @cpu a table if it has none; swevent_tables_mutex held. */
-static int swevent_table_alloc(unsigned int cpu)
-{
-	struct swevent_cpu *sc = per_cpu_ptr(&swevent_cpus, cpu);
-	struct swevent_hlist *table;
-
-	if (rcu_access_pointer(sc->table))
-		return 0;
-
-	table = kzalloc_node(sizeof(*table), GFP_KERNEL, cpu_to_node(cpu));
-	if (!table)
-		return -ENOMEM;
-
-	rcu_assign_pointer(sc->table, table);
-	return 0;
-}
-
-/* Drop every CPU's table; swevent_tables_mutex held. */
-static void swevent_tables_free(void)
-{
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct swevent_cpu *sc = per_cpu_ptr(&swevent_cpus, cpu);
-		struct swevent_hlist *table;
-
-		table = rcu_dereference_protected(sc->table,
-				lockdep_is_held(&swevent_tables_mutex));
-		if (!table)
-			continue;
-		RCU_INIT_POINTER(sc->table, NULL);
-		/* Raisers may still be walking it under RCU. */
-		kfree_rcu(table, rcu_head);
-	}
-}
-
-static int swevent_tables_get(void)
-{
-	unsigned int cpu;
-	int err = 0;
-
-	mutex_lock(&swevent_tables_mutex);
-	if (swevent_tables_users == 0) {
-		for_each_possible_cpu(cpu) {
-			err = swevent_table_alloc(cpu);
-			if (err)
-				break;
-		}
-		if (err)
-			swevent_tables_free();
-	}
-	if (!err)
-		swevent_tables_users++;
-	mutex_unlock(&swevent_tables_mutex);
-
-	return err;
-}
-
-static void swevent_tables_put(void)
-{
-	mutex_lock(&swevent_tables_mutex);
-	if (!WARN_ON_ONCE(!swevent_tables_users) && !--swevent_tables_users)
-		swevent_tables_free();
-	mutex_unlock(&swevent_tables_mutex);
-}
-
-/**
- * perf_swevent_init_cpu() - make sure @cpu has a software event table
- * @cpu: the CPU coming online
- *
- * Tables are normally allocated for every possible CPU up front; this
- * covers a CPU whose table is missing while software events exist.
- * Called from CPU hotplug (prepare stage), may sleep.
- */
-void perf_swevent_init_cpu(unsigned int cpu)
-{
-	mutex_lock(&swevent_tables_mutex);
-	if (swevent_tables_users)
-		WARN_ON_ONCE(swevent_table_alloc(cpu));
-	mutex_unlock(&swevent_tables_mutex);
-}
-
-/* ======================================================================
  * Raising software events.
  */
 
@@ -340,29 +235,21 @@ void perf_swevent_init_cpu(unsigned int cpu)
  * The caller provides recursion protection (or, like the scheduler's
  * hooks, knows it cannot recurse) and has preemption disabled.
  */
-void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
+static void swevent_raise_in(struct perf_event_context *ctx, u32 event_id,
+			     u64 nr, struct pt_regs *regs, u64 addr)
 {
-	struct swevent_hlist *table;
 	struct perf_sample_data data;
 	struct perf_event *event;
-	struct hlist_head *head;
 
-	if (WARN_ON_ONCE(!regs))
-		return;
-
-	rcu_read_lock();
-	table = rcu_dereference(this_cpu_ptr(&swevent_cpus)->table);
-	if (!table)
-		goto unlock;
-
-	head = swevent_bucket(table, PERF_TYPE_SOFTWARE, event_id);
-	hlist_for_each_entry_rcu(event, head, hlist_entry) {
-		/* Buckets are shared: check the key, then the filters. */
-		if (event->attr.type != PERF_TYPE_SOFTWARE ||
-		    event->attr.config != event_id)
-			continue;
+	hlist_for_each_entry_rcu(event, &ctx->sw_events[event_id],
+				 hlist_entry) {
 		if (swevent_excluded(event, regs))
 			continue;
+		/* A counting event only adds: no sample data to prepare. */
+		if (!is_sampling_event(event)) {
+			perf_swevent_count(event, nr, NULL, NULL);
+			continue;
+		}
 		/*
 		 * Fresh sample data per event: preparing a sample records
 		 * in it what was already filled in.
@@ -370,7 +257,27 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 		perf_sample_data_init(&data, addr, 0);
 		perf_swevent_count(event, nr, &data, regs);
 	}
-unlock:
+}
+
+void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_context *task_ctx;
+
+	if (WARN_ON_ONCE(!regs || event_id >= PERF_COUNT_SW_MAX))
+		return;
+
+	/*
+	 * Contexts are freed after a grace period, events too, and an
+	 * event leaves its chain with hlist_del_rcu(): what we reach here
+	 * stays readable until the unlock.  The task context is the one
+	 * scheduled in on this CPU, so its events are current's.
+	 */
+	rcu_read_lock();
+	swevent_raise_in(&cpuctx->ctx, event_id, nr, regs, addr);
+	task_ctx = READ_ONCE(cpuctx->task_ctx);
+	if (task_ctx)
+		swevent_raise_in(task_ctx, event_id, nr, regs, addr);
 	rcu_read_unlock();
 }
 
@@ -429,19 +336,18 @@ static void swevent_pmu_read(struct perf_event *event)
 {
 }
 
+/*
+ * add and del change only the event's context, under its lock, never
+ * anything of this CPU: a group that followed its context to another CPU
+ * (sched.c) may be taken off there, or from a CPU where the context does
+ * not run at all.
+ */
 static int swevent_pmu_add(struct perf_event *event, int flags)
 {
+	struct perf_event_context *ctx = event->ctx;
 	struct hw_perf_event *hwc = &event->hw;
-	struct swevent_hlist *table;
 
-	/*
-	 * Our reference (taken at event_init) keeps the table; the context
-	 * lock serialises this against del on the same CPU.
-	 */
-	table = rcu_dereference_protected(this_cpu_ptr(&swevent_cpus)->table,
-					  true);
-	if (WARN_ON_ONCE(!table))
-		return -EINVAL;
+	lockdep_assert_held(&ctx->lock);
 
 	if (is_sampling_event(event)) {
 		/*
@@ -455,27 +361,25 @@ static int swevent_pmu_add(struct perf_event *event, int flags)
 	hwc->state = (flags & PERF_EF_START) ? 0 : PERF_HES_STOPPED;
 
 	hlist_add_head_rcu(&event->hlist_entry,
-			   swevent_bucket(table, event->attr.type,
-					  event->attr.config));
+			   &ctx->sw_events[event->attr.config]);
 	perf_event_update_userpage(event);
 	return 0;
 }
 
 static void swevent_pmu_del(struct perf_event *event, int flags)
 {
+	lockdep_assert_held(&event->ctx->lock);
 	hlist_del_rcu(&event->hlist_entry);
 }
 
 static void swevent_destroy(struct perf_event *event)
 {
 	static_key_slow_dec(&perf_swevent_enabled[event->attr.config]);
-	swevent_tables_put();
 }
 
 static int swevent_event_init(struct perf_event *event)
 {
 	u64 id = event->attr.config;
-	int err;
 
 	if (event->attr.type != PERF_TYPE_SOFTWARE)
 		return -ENOENT;
@@ -497,13 +401,10 @@ static int swevent_event_init(struct perf_event *event)
 	if (id >= PERF_COUNT_SW_MAX)
 		return -ENOENT;
 
-	err = swevent_tables_get();
-	if (err)
-		return err;
 	static_key_slow_inc(&perf_swevent_enabled[id]);
 
 	event->destroy = swevent_destroy;
-	event->event_caps |= PERF_EV_CAP_SOFTWARE;
+	event->event_caps |= PERF_EV_CAP_SOFTWARE | PERF_EV_CAP_FOLLOWS_CTX;
 	return 0;
 }
 

@@ -409,4 +409,172 @@ TEST(per_cpu_cpu_clock_counts_wall_time)
 	close(fd);
 }
 
+/*
+ * A child that sleeps in read() until told to run once: 'n' to do
+ * nothing, 't' to touch NPAGES fresh pages; it answers on ack and
+ * sleeps again.  'q' ends it.
+ */
+struct sleeper {
+	pid_t	pid;
+	int	go[2], ack[2];
+};
+
+static int sleeper_start(struct sleeper *s)
+{
+	char c;
+
+	if (pipe(s->go) || pipe(s->ack))
+		return -1;
+	s->pid = fork();
+	if (s->pid < 0)
+		return -1;
+	if (s->pid == 0) {
+		while (read(s->go[0], &c, 1) == 1 && c != 'q') {
+			char *p = c == 't' ? map_pages(NPAGES) : NULL;
+
+			for (int i = 0; p && i < NPAGES; i++)
+				((volatile char *)p)[(size_t)i * PAGE] = 1;
+			if (p)
+				munmap(p, (size_t)NPAGES * PAGE);
+			if (write(s->ack[1], &c, 1) != 1)
+				break;
+		}
+		_exit(0);
+	}
+	return 0;
+}
+
+/* Wait until the child sleeps (state S in /proc): it was switched out. */
+static int sleeper_asleep(struct sleeper *s)
+{
+	char path[64], buf[256], *st;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", s->pid);
+	for (int i = 0; i < 5000; i++) {
+		if (read_file(path, buf, sizeof(buf)) > 0) {
+			st = strrchr(buf, ')');
+			if (st && st[1] == ' ' && st[2] == 'S')
+				return 0;
+		}
+		usleep(1000);
+	}
+	return -1;
+}
+
+/* Run the child once ('n' or 't') and wait until it sleeps again. */
+static int sleeper_run(struct sleeper *s, char what)
+{
+	char c;
+
+	if (write(s->go[1], &what, 1) != 1 || read(s->ack[0], &c, 1) != 1)
+		return -1;
+	return sleeper_asleep(s);
+}
+
+static void sleeper_stop(struct sleeper *s)
+{
+	char q = 'q';
+
+	if (write(s->go[1], &q, 1) != 1)
+		kill(s->pid, SIGKILL);
+	waitpid(s->pid, NULL, 0);
+	close(s->go[0]); close(s->go[1]);
+	close(s->ack[0]); close(s->ack[1]);
+}
+
+/* A page-fault counter on @pid, in @group (-1: a leader). */
+static int open_faults_on(pid_t pid, __u64 config, int disabled, int group)
+{
+	struct perf_event_attr attr;
+
+	attr_sw(&attr, config);
+	attr.disabled = disabled;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return sys_perf_event_open(&attr, pid, -1, group, 0);
+}
+
+/* count, time_enabled, time_running */
+static int read_ctr(int fd, __u64 v[3])
+{
+	return read(fd, v, 3 * sizeof(__u64)) == 3 * sizeof(__u64) ? 0 : -1;
+}
+
+/*
+ * While a task sleeps its software groups may stay on their PMU (ours
+ * parks them, sched.c); whatever changes them meanwhile must still take
+ * effect when it runs again.  The child runs once with two groups of
+ * page-fault counters, then, asleep, its first group gains a member, a
+ * disabled member of it is enabled, the second group loses its leader,
+ * and the child is moved to the other CPU.  Run again, every counter
+ * counts exactly the faults of that run, as a counter opened meanwhile
+ * does, and the two new members were on whenever they were enabled.
+ * Stock, which takes the groups off at every switch, passes the same.
+ */
+TEST(group_changed_while_task_sleeps)
+{
+	int a, a_min, a_late, a_new, b, b_mem, e, ncpus;
+	__u64 a0[3], min0[3], mem0[3], v[3], ref[3];
+	struct sleeper s;
+
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	ASSERT_EQ(0, pin_to_cpu(0));
+	ASSERT_EQ(0, sleeper_start(&s));
+	ASSERT_EQ(0, sleeper_asleep(&s));
+
+	a = open_faults_on(s.pid, PERF_COUNT_SW_PAGE_FAULTS, 0, -1);
+	ASSERT_GE(a, 0);
+	a_min = open_faults_on(s.pid, PERF_COUNT_SW_PAGE_FAULTS_MIN, 0, a);
+	a_late = open_faults_on(s.pid, PERF_COUNT_SW_PAGE_FAULTS, 1, a);
+	b = open_faults_on(s.pid, PERF_COUNT_SW_PAGE_FAULTS, 0, -1);
+	b_mem = open_faults_on(s.pid, PERF_COUNT_SW_PAGE_FAULTS, 0, b);
+	ASSERT_GE(a_min, 0);
+	ASSERT_GE(a_late, 0);
+	ASSERT_GE(b, 0);
+	ASSERT_GE(b_mem, 0);
+
+	/* On the PMU once, then switched out with the child. */
+	ASSERT_EQ(0, sleeper_run(&s, 'n'));
+
+	a_new = open_faults_on(s.pid, PERF_COUNT_SW_PAGE_FAULTS, 0, a);
+	ASSERT_GE(a_new, 0);
+	ASSERT_EQ(0, ioctl(a_late, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, close(b));
+	e = open_faults_on(s.pid, PERF_COUNT_SW_PAGE_FAULTS, 0, -1);
+	ASSERT_GE(e, 0);
+	ASSERT_EQ(0, read_ctr(a, a0));
+	ASSERT_EQ(0, read_ctr(a_min, min0));
+	ASSERT_EQ(0, read_ctr(b_mem, mem0));
+	if (ncpus >= 2) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(1, &set);
+		ASSERT_EQ(0, sched_setaffinity(s.pid, sizeof(set), &set));
+	}
+
+	ASSERT_EQ(0, sleeper_run(&s, 't'));
+
+	ASSERT_EQ(0, read_ctr(e, ref));
+	EXPECT_GE(ref[0], NPAGES);
+	ASSERT_EQ(0, read_ctr(a, v));
+	EXPECT_EQ(ref[0], v[0] - a0[0]);
+	ASSERT_EQ(0, read_ctr(a_min, v));
+	EXPECT_EQ(ref[0], v[0] - min0[0]);
+	ASSERT_EQ(0, read_ctr(b_mem, v));
+	EXPECT_EQ(ref[0], v[0] - mem0[0]) TH_LOG("a member left without its leader");
+	ASSERT_EQ(0, read_ctr(a_new, v));
+	EXPECT_EQ(ref[0], v[0]) TH_LOG("a member added while the task slept");
+	EXPECT_GT(v[2], 0);
+	EXPECT_EQ(v[1], v[2]);
+	ASSERT_EQ(0, read_ctr(a_late, v));
+	EXPECT_EQ(ref[0], v[0]) TH_LOG("a member enabled while the task slept");
+	EXPECT_GT(v[2], 0);
+	EXPECT_EQ(v[1], v[2]);
+
+	sleeper_stop(&s);
+	close(a); close(a_min); close(a_late); close(a_new);
+	close(b_mem); close(e);
+}
+
 TEST_HARNESS_MAIN
