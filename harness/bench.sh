@@ -5,6 +5,12 @@
 # with instructions executed, so the figures are deterministic enough to
 # compare without repetition.
 #
+# Some scenarios are mostly not perf (a context switch, a fork), so their
+# ratio says little about perf's own cost.  bench.c names for each of
+# those a baseline, the same operation without events, run in the same
+# boot; the "perf part" column is (ours - ours' baseline) / (stock -
+# stock's baseline), "-" without a baseline or one of the four figures.
+#
 # BENCH selects what runs: benchmark names (bench.c's), hw (the hw_ ones,
 # hardware events) or sw (all the others); both groups by default.
 # Scenarios without the hardware they need (no PMU, or a kernel without
@@ -54,7 +60,10 @@ for a in "${arches[@]}"; do
 			grep -q '^@@RESULT bench 0' "$run/console.log" ||
 				die "bench failed on $a/$k (log: $run/console.log)"
 			col=$k; [ "$k" = stock ] || col=ours
-			awk -v a="$a" -v k="$col" '$1 == "BENCH" { print a "\t" k "\t" $2 "\t" $3 "\t" $4 }' \
+			# $5: the baseline's name, "-" for none (or from a
+			# bench without that field).
+			awk -v a="$a" -v k="$col" -v OFS='\t' '$1 == "BENCH" {
+				print a, k, $2, $3, $4, ($5 == "" ? "-" : $5) }' \
 				"$run/console.log" >> "$tsv"
 		done
 	done
@@ -64,21 +73,42 @@ import json, sys
 tsv, out, ver = sys.argv[1:4]
 rows = {}
 for line in open(tsv):
-    arch, kernel, name, value, unit = line.rstrip('\n').split('\t')
+    arch, kernel, name, value, unit, base = line.rstrip('\n').split('\t')
+    r = rows.setdefault((arch, name), {'unit': unit, 'base': None})
     # n/a: the scenario could not run there (no hardware PMU).
-    rows.setdefault((arch, name), {'unit': unit})[kernel] = \
-        None if value == 'n/a' else float(value)
+    r[kernel] = None if value == 'n/a' else float(value)
+    if base != '-':
+        r['base'] = base
+
+
+def perf_part(arch, r, k):
+    """A kernel's figure minus its baseline's, None if either is missing."""
+    b = rows.get((arch, r['base']), {})
+    if r.get(k) is None or b.get(k) is None:
+        return None
+    return r[k] - b[k]
+
+
 table = []
-print(f"{'arch':8} {'benchmark':24} {'stock':>12} {'ours':>12} {'unit':8} {'ours/stock':>10}")
+print(f"{'arch':8} {'benchmark':24} {'stock':>12} {'ours':>12} {'unit':8} "
+      f"{'ours/stock':>10} {'perf part':>10}")
 for (arch, name), r in rows.items():
     s, o = r.get('stock'), r.get('ours')
     ratio = (o / s) if s and o is not None else None
+    sp = op = pratio = None
+    if r['base']:
+        sp, op = perf_part(arch, r, 'stock'), perf_part(arch, r, 'ours')
+        # Only a positive stock part makes a ratio that means something.
+        pratio = op / sp if op is not None and sp and sp > 0 else None
     table.append({'arch': arch, 'benchmark': name, 'unit': r['unit'],
-                  'stock': s, 'ours': o, 'ratio': ratio})
+                  'stock': s, 'ours': o, 'ratio': ratio,
+                  'baseline': r['base'], 'stock_perf': sp, 'ours_perf': op,
+                  'perf_ratio': pratio})
     fmt = lambda k: (f"{'-':>12}" if k not in r else
                      f"{'n/a':>12}" if r[k] is None else f'{r[k]:12.1f}')
+    rat = lambda v: f'{v:10.2f}' if v is not None else f"{'-':>10}"
     print(f"{arch:8} {name:24} {fmt('stock')} {fmt('ours')} {r['unit']:8} "
-          f"{(f'{ratio:10.2f}' if ratio is not None else '         -')}")
+          f"{rat(ratio)} {rat(pratio)}")
 json.dump({'linux': ver, 'results': table}, open(out, 'w'), indent=1)
 print(f'written to {out}')
 PY
