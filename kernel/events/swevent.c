@@ -235,14 +235,22 @@ static bool swevent_excluded(struct perf_event *event, struct pt_regs *regs)
  * The caller provides recursion protection (or, like the scheduler's
  * hooks, knows it cannot recurse) and has preemption disabled.
  */
+/*
+ * @data is the caller's: a kernel built with stack auto-initialisation
+ * clears a struct perf_sample_data on every call that declares one, and
+ * this runs twice per software event.  An empty chain (most often this
+ * CPU's) costs only the test.
+ */
 static void swevent_raise_in(struct perf_event_context *ctx, u32 event_id,
-			     u64 nr, struct pt_regs *regs, u64 addr)
+			     u64 nr, struct pt_regs *regs, u64 addr,
+			     struct perf_sample_data *data)
 {
-	struct perf_sample_data data;
+	struct hlist_head *chain = &ctx->sw_events[event_id];
 	struct perf_event *event;
 
-	hlist_for_each_entry_rcu(event, &ctx->sw_events[event_id],
-				 hlist_entry) {
+	if (hlist_empty(chain))
+		return;
+	hlist_for_each_entry_rcu(event, chain, hlist_entry) {
 		if (swevent_excluded(event, regs))
 			continue;
 		/* A counting event only adds: no sample data to prepare. */
@@ -254,8 +262,8 @@ static void swevent_raise_in(struct perf_event_context *ctx, u32 event_id,
 		 * Fresh sample data per event: preparing a sample records
 		 * in it what was already filled in.
 		 */
-		perf_sample_data_init(&data, addr, 0);
-		perf_swevent_count(event, nr, &data, regs);
+		perf_sample_data_init(data, addr, 0);
+		perf_swevent_count(event, nr, data, regs);
 	}
 }
 
@@ -263,6 +271,7 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
 	struct perf_event_context *task_ctx;
+	struct perf_sample_data data;
 
 	if (WARN_ON_ONCE(!regs || event_id >= PERF_COUNT_SW_MAX))
 		return;
@@ -274,10 +283,10 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 	 * scheduled in on this CPU, so its events are current's.
 	 */
 	rcu_read_lock();
-	swevent_raise_in(&cpuctx->ctx, event_id, nr, regs, addr);
+	swevent_raise_in(&cpuctx->ctx, event_id, nr, regs, addr, &data);
 	task_ctx = READ_ONCE(cpuctx->task_ctx);
 	if (task_ctx)
-		swevent_raise_in(task_ctx, event_id, nr, regs, addr);
+		swevent_raise_in(task_ctx, event_id, nr, regs, addr, &data);
 	rcu_read_unlock();
 }
 
