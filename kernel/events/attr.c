@@ -539,28 +539,6 @@ int perf_attr_check_pmu(const struct perf_event_attr *attr,
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_attr_check_pmu);
 
-/**
- * perf_attr_check_callchain - callchain depth against the system limit
- * @attr: the event's attr, after perf_attr_check_fields()
- * @max_stack: kernel.perf_event_max_stack, read under the lock that
- *	keeps it stable while callchain buffers exist
- *
- * Only events created by perf_event_open(2) are checked, not inherited
- * copies.  The errno differs from other attr errors so that tools can
- * tell the user to lower the depth or raise the sysctl.
- *
- * Return: 0 or -EOVERFLOW.
- */
-int perf_attr_check_callchain(const struct perf_event_attr *attr,
-			      u32 max_stack)
-{
-	if (pa_samples(attr, PERF_SAMPLE_CALLCHAIN) &&
-	    attr->sample_max_stack > max_stack)
-		return -EOVERFLOW;
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(perf_attr_check_callchain);
-
 /*
  * The clocks attr.clockid may name, the one list: the open path checks
  * against it, kernel counters too, and an event reads its timestamps

@@ -14,7 +14,6 @@
  *                             before a PMU is looked up
  *   perf_attr_check_pmu_init() just after a PMU's event_init() took it
  *   perf_attr_check_pmu()     once the PMU is settled
- *   perf_attr_check_callchain() when callchain buffers are reserved
  *   perf_attr_check_bound()   after the event is fully allocated
  *
  * perf_attr_validate() does not look at the system itself: sysctl values,
@@ -109,8 +108,6 @@ int perf_attr_check_pmu_init(const struct perf_event_attr *attr,
 			     unsigned int pmu_caps);
 int perf_attr_check_pmu(const struct perf_event_attr *attr,
 			unsigned int pmu_caps);
-int perf_attr_check_callchain(const struct perf_event_attr *attr,
-			      u32 max_stack);
 int perf_attr_check_bound(const struct perf_event_attr *attr,
 			  unsigned int pmu_caps);
 

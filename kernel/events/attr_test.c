@@ -91,7 +91,6 @@ enum stage {
 	ALLOC,
 	PMU_INIT,
 	PMU,
-	CALLCHAIN,
 	BOUND,
 };
 
@@ -509,17 +508,6 @@ static const struct rule_case rule_cases[] = {
 	  { .aux_pause = 1, .aux_resume = 1, .aux_start_paused = 1 },
 	  .want = -EINVAL },
 
-	/* callchain depth against the sysctl */
-	{ "callchain deeper than the sysctl", CALLCHAIN,
-	  { .sample_type = PERF_SAMPLE_CALLCHAIN,
-	    .sample_max_stack = FAKE_STACK + 1 }, .want = -EOVERFLOW },
-	{ "callchain as deep as the sysctl", CALLCHAIN,
-	  { .sample_type = PERF_SAMPLE_CALLCHAIN,
-	    .sample_max_stack = FAKE_STACK }, .want = 0 },
-	{ "max stack not checked without CALLCHAIN", CALLCHAIN,
-	  { .sample_type = PERF_SAMPLE_IP, .sample_max_stack = U16_MAX },
-	  .want = 0 },
-
 	/* once the event exists on its PMU */
 	{ "sampling on a PMU without interrupts", BOUND,
 	  { .sample_period = 1000 }, .caps = PERF_PMU_CAP_NO_INTERRUPT,
@@ -601,8 +589,6 @@ static int run_stage(const struct rule_case *c, struct perf_event_attr *attr,
 		return perf_attr_check_pmu_init(attr, c->caps);
 	case PMU:
 		return perf_attr_check_pmu(attr, c->caps);
-	case CALLCHAIN:
-		return perf_attr_check_callchain(attr, FAKE_STACK);
 	case BOUND:
 		return perf_attr_check_bound(attr, c->caps);
 	}

@@ -75,9 +75,6 @@
 #define EVENT_PARK	0x20
 #define EVENT_ALL	(EVENT_FLEXIBLE | EVENT_PINNED)
 
-/* Group events of different PMUs may only mix with software events. */
-#define PERF_GROUP_SOFTWARE	PERF_EV_CAP_SOFTWARE
-
 /* ctx->task of a task context whose task has exited. */
 #define TASK_TOMBSTONE		((struct task_struct *)-1L)
 

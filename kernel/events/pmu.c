@@ -36,6 +36,7 @@
 #include <linux/sysfs.h>
 #include <linux/topology.h>
 
+#include "attr.h"
 #include "internal.h"
 
 /* Default multiplexing period: one tick. */
@@ -231,19 +232,17 @@ static void pmu_scope_representatives(unsigned int scope,
  * Binding an event to a PMU.
  */
 
-/* Checks on what a PMU accepted that the core makes for every PMU. */
+/*
+ * Checks on what a PMU accepted that the core makes for every PMU, and
+ * the capabilities the core grants an event for the PMU that took it.
+ */
 static int pmu_vet_claimed_event(struct pmu *pmu, struct perf_event *event)
 {
-	u64 ext_regs = event->attr.sample_regs_user |
-		       event->attr.sample_regs_intr;
+	int err;
 
-	if ((ext_regs & PERF_REG_EXTENDED_MASK) &&
-	    !(pmu->capabilities & PERF_PMU_CAP_EXTENDED_REGS))
-		return -EOPNOTSUPP;
-
-	if ((pmu->capabilities & PERF_PMU_CAP_NO_EXCLUDE) &&
-	    event_has_any_exclude_flag(event))
-		return -EINVAL;
+	err = perf_attr_check_pmu_init(&event->attr, pmu->capabilities);
+	if (err)
+		return err;
 
 	/*
 	 * A scoped PMU counts for a whole span of CPUs; an event bound to a
@@ -258,6 +257,13 @@ static int pmu_vet_claimed_event(struct pmu *pmu, struct perf_event *event)
 			return -ENODEV;
 		event->event_caps |= PERF_EV_CAP_READ_SCOPE;
 	}
+
+	/*
+	 * An event whose PMU schedules in software can join any group: it
+	 * never competes for a counter.
+	 */
+	if (pmu->task_ctx_nr == perf_sw_context)
+		event->event_caps |= PERF_EV_CAP_SOFTWARE;
 
 	return 0;
 }

@@ -413,7 +413,7 @@ static int swevent_event_init(struct perf_event *event)
 	static_key_slow_inc(&perf_swevent_enabled[id]);
 
 	event->destroy = swevent_destroy;
-	event->event_caps |= PERF_EV_CAP_SOFTWARE | PERF_EV_CAP_FOLLOWS_CTX;
+	event->event_caps |= PERF_EV_CAP_FOLLOWS_CTX;
 	return 0;
 }
 
@@ -641,7 +641,6 @@ static int swclock_claim(struct perf_event *event, struct pmu *pmu, u64 id)
 		return -EOPNOTSUPP;
 
 	swclock_setup_sampling(event);
-	event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	return 0;
 }
 

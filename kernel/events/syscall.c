@@ -252,7 +252,7 @@ static int sc_check_group(struct open_state *st)
 
 	/* A hardware event turns an all-software group into its own. */
 	if (is_software_event(leader) &&
-	    (leader->group_caps & PERF_GROUP_SOFTWARE))
+	    (leader->group_caps & PERF_EV_CAP_SOFTWARE))
 		st->move_group = true;
 
 	/* Two hardware PMUs cannot be scheduled as one group. */
@@ -406,9 +406,6 @@ static struct file *sc_open_event(struct open_state *st, pid_t pid,
 	err = perf_attr_check_bound(&event->attr, event->pmu->capabilities);
 	if (err)
 		goto free_event;
-
-	if (event->pmu->task_ctx_nr == perf_sw_context)
-		event->event_caps |= PERF_EV_CAP_SOFTWARE;
 
 	if (st->task) {
 		err = down_read_interruptible(&st->task->signal->exec_update_lock);
@@ -631,9 +628,6 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 
 	/* No fd, no prctl owner: marks the event as the kernel's. */
 	event->owner = TASK_TOMBSTONE;
-	if (event->pmu->task_ctx_nr == perf_sw_context)
-		event->event_caps |= PERF_EV_CAP_SOFTWARE;
-
 	ctx = perf_find_lock_context(task, event->cpu);
 	if (IS_ERR(ctx)) {
 		err = PTR_ERR(ctx);

@@ -90,7 +90,6 @@ static int tp_event_init(struct perf_event *event)
 		return err;
 
 	event->destroy = perf_trace_destroy;
-	event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	return 0;
 }
 
@@ -160,7 +159,6 @@ static int kprobe_event_init(struct perf_event *event)
 		return err;
 
 	event->destroy = perf_kprobe_destroy;
-	event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	return 0;
 }
 
@@ -218,7 +216,6 @@ static int uprobe_event_init(struct perf_event *event)
 		return err;
 
 	event->destroy = perf_uprobe_destroy;
-	event->event_caps |= PERF_EV_CAP_SOFTWARE;
 	return 0;
 }
 
