@@ -52,6 +52,8 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
+#include "internal.h"
+
 #ifndef hw_breakpoint_weight
 /* Registers one breakpoint takes; an architecture may say otherwise. */
 static inline int hw_breakpoint_weight(struct perf_event *bp)
@@ -573,24 +575,14 @@ static void bp_event_del(struct perf_event *bp, int flags)
 	arch_uninstall_hw_breakpoint(bp);
 }
 
-static void bp_event_start(struct perf_event *bp, int flags)
-{
-	bp->hw.state = 0;
-}
-
-static void bp_event_stop(struct perf_event *bp, int flags)
-{
-	bp->hw.state = PERF_HES_STOPPED;
-}
-
 static struct pmu bp_pmu = {
 	/* Scheduled with the software events: it never fails to go on. */
 	.task_ctx_nr	= perf_sw_context,
 	.event_init	= bp_event_init,
 	.add		= bp_event_add,
 	.del		= bp_event_del,
-	.start		= bp_event_start,
-	.stop		= bp_event_stop,
+	.start		= perf_inline_pmu_start,
+	.stop		= perf_inline_pmu_stop,
 	.read		= hw_breakpoint_pmu_read,
 };
 

@@ -513,6 +513,10 @@ void perf_swevent_count(struct perf_event *event, u64 nr,
 			struct perf_sample_data *data, struct pt_regs *regs);
 void perf_swevent_pmus_init(void);
 void perf_tp_pmus_init(void);
+/* start, stop and read of every PMU whose events count in line */
+void perf_inline_pmu_start(struct perf_event *event, int flags);
+void perf_inline_pmu_stop(struct perf_event *event, int flags);
+void perf_inline_pmu_read(struct perf_event *event);
 
 /* PERF_EVENT_IOC_SET_FILTER */
 int perf_event_set_filter(struct perf_event *event, void __user *arg);

@@ -330,18 +330,23 @@ static struct pmu swevent_pmu;
 static struct pmu cpu_clock_pmu;
 static struct pmu task_clock_pmu;
 
-static void swevent_pmu_start(struct perf_event *event, int flags)
+/*
+ * Software, tracepoint and probe events and breakpoints count in line:
+ * the code that sees the counted thing adds to event->count then and
+ * there, so starting and stopping only gate that, and a read has nothing
+ * to fold in.  Their PMUs all share these three callbacks.
+ */
+void perf_inline_pmu_start(struct perf_event *event, int flags)
 {
 	event->hw.state = 0;
 }
 
-static void swevent_pmu_stop(struct perf_event *event, int flags)
+void perf_inline_pmu_stop(struct perf_event *event, int flags)
 {
 	event->hw.state = PERF_HES_STOPPED;
 }
 
-/* event->count is always current: nothing to fold in. */
-static void swevent_pmu_read(struct perf_event *event)
+void perf_inline_pmu_read(struct perf_event *event)
 {
 }
 
@@ -423,9 +428,9 @@ static struct pmu swevent_pmu = {
 	.event_init	= swevent_event_init,
 	.add		= swevent_pmu_add,
 	.del		= swevent_pmu_del,
-	.start		= swevent_pmu_start,
-	.stop		= swevent_pmu_stop,
-	.read		= swevent_pmu_read,
+	.start		= perf_inline_pmu_start,
+	.stop		= perf_inline_pmu_stop,
+	.read		= perf_inline_pmu_read,
 };
 
 /* ======================================================================

@@ -36,21 +36,6 @@
  */
 static struct pmu tp_pmu;
 
-static void tp_pmu_start(struct perf_event *event, int flags)
-{
-	event->hw.state = 0;
-}
-
-static void tp_pmu_stop(struct perf_event *event, int flags)
-{
-	event->hw.state = PERF_HES_STOPPED;
-}
-
-/* Counts go straight into event->count. */
-static void tp_pmu_read(struct perf_event *event)
-{
-}
-
 static int tp_pmu_add(struct perf_event *event, int flags)
 {
 	int err;
@@ -62,7 +47,7 @@ static int tp_pmu_add(struct perf_event *event, int flags)
 	 */
 	err = perf_trace_add(event, flags);
 	if (!err && (flags & PERF_EF_START))
-		tp_pmu_start(event, flags);
+		perf_inline_pmu_start(event, flags);
 	return err;
 }
 
@@ -98,9 +83,9 @@ static struct pmu tp_pmu = {
 	.event_init	= tp_event_init,
 	.add		= tp_pmu_add,
 	.del		= tp_pmu_del,
-	.start		= tp_pmu_start,
-	.stop		= tp_pmu_stop,
-	.read		= tp_pmu_read,
+	.start		= perf_inline_pmu_start,
+	.stop		= perf_inline_pmu_stop,
+	.read		= perf_inline_pmu_read,
 };
 
 /* ======================================================================
@@ -168,9 +153,9 @@ static struct pmu kprobe_pmu = {
 	.event_init	= kprobe_event_init,
 	.add		= tp_pmu_add,
 	.del		= tp_pmu_del,
-	.start		= tp_pmu_start,
-	.stop		= tp_pmu_stop,
-	.read		= tp_pmu_read,
+	.start		= perf_inline_pmu_start,
+	.stop		= perf_inline_pmu_stop,
+	.read		= perf_inline_pmu_read,
 };
 #endif /* CONFIG_KPROBE_EVENTS */
 
@@ -225,9 +210,9 @@ static struct pmu uprobe_pmu = {
 	.event_init	= uprobe_event_init,
 	.add		= tp_pmu_add,
 	.del		= tp_pmu_del,
-	.start		= tp_pmu_start,
-	.stop		= tp_pmu_stop,
-	.read		= tp_pmu_read,
+	.start		= perf_inline_pmu_start,
+	.stop		= perf_inline_pmu_stop,
+	.read		= perf_inline_pmu_read,
 };
 #endif /* CONFIG_UPROBE_EVENTS */
 
