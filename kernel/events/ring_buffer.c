@@ -733,33 +733,19 @@ void perf_event_wakeup(struct perf_event *event)
 	}
 }
 
-/* Dead or exited, and no inherited child left to produce anything. */
-static bool rb_event_hung_up(struct perf_event *event)
-{
-	bool hup;
-
-	if (READ_ONCE(event->state) > PERF_EVENT_STATE_EXIT)
-		return false;
-	mutex_lock(&event->child_mutex);
-	hup = list_empty(&event->child_list);
-	mutex_unlock(&event->child_mutex);
-	return hup;
-}
-
 /**
  * perf_event_poll_buffer() - poll() state of @event's buffer
  * @event: the event of the fd
  *
- * Return: EPOLLHUP once nothing can be written any more; otherwise the
- * EPOLLIN bits a wakeup left since the previous call (they are
- * consumed), 0 with no buffer or nothing new.
+ * Whether the event can still produce anything is fops.c's question,
+ * asked before this.
+ *
+ * Return: the EPOLLIN bits a wakeup left since the previous call (they
+ * are consumed), 0 with no buffer or nothing new.
  */
 __poll_t perf_event_poll_buffer(struct perf_event *event)
 {
 	__poll_t events = 0;
-
-	if (rb_event_hung_up(event))
-		return EPOLLHUP;
 
 	mutex_lock(&event->mmap_mutex);
 	if (event->rb)
