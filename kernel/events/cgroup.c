@@ -12,10 +12,12 @@
  *    while it runs) takes the CPU context's cgroup events off the PMUs and
  *    puts back those that match the new cgroup (perf_cgroup_switch()).
  *
- *  - Each perf cgroup has a clock per CPU (struct perf_cgroup_info).  It
- *    runs while its cgroup or a descendant is cpuctx->cgrp and the CPU
- *    context's own clock runs; cgroup events measure their enabled and
- *    running time on it rather than on the CPU context's clock.
+ *  - Each perf cgroup has a clock per CPU (struct perf_cgroup_info, a
+ *    struct perf_tclock driven by the same times.c functions as a
+ *    context's clock).  It runs while its cgroup or a descendant is
+ *    cpuctx->cgrp and the CPU context's own clock runs; cgroup events
+ *    measure their enabled and running time on it rather than on the
+ *    CPU context's clock.
  *
  * cpuctx->cgrp is owned by this file.  It is set the first time this file
  * sees the CPU context with cgroup events (ctx.nr_cgroups != 0) and
@@ -25,9 +27,8 @@
  * interrupts off.
  *
  * Clock updates are single-writer (that CPU); readers that cannot take the
- * lock (NMI, a remote read of a stopped clock) use the offset/active pair
- * published with release/acquire ordering, as times.c does for context
- * clocks.
+ * lock (NMI, a remote read of a stopped clock) use
+ * perf_tclock_read_lockless().
  */
 
 #include <linux/cgroup.h>
@@ -53,38 +54,6 @@ static inline struct perf_cgroup *perf_cgroup_parent(struct perf_cgroup *cgrp)
  * One cgroup's clock on one CPU.
  */
 
-/* Fold the time since the last update into @info->time; clock running. */
-static void cgrp_clock_advance(struct perf_cgroup_info *info, u64 now)
-{
-	/* Never run backwards, whatever order callers sampled the clock in. */
-	if (now > info->timestamp)
-		WRITE_ONCE(info->time, info->time + (now - info->timestamp));
-	info->timestamp = now;
-	/* Lockless readers: value = raw clock + offset while active. */
-	WRITE_ONCE(info->timeoffset, info->time - now);
-}
-
-static void cgrp_clock_start(struct perf_cgroup_info *info, u64 now)
-{
-	if (info->active) {
-		cgrp_clock_advance(info, now);
-		return;
-	}
-	info->timestamp = now;
-	WRITE_ONCE(info->timeoffset, info->time - now);
-	/* Publish the offset before readers may use it. */
-	smp_store_release(&info->active, 1);
-}
-
-static void cgrp_clock_stop(struct perf_cgroup_info *info, u64 now)
-{
-	if (!info->active)
-		return;
-	cgrp_clock_advance(info, now);
-	/* Readers that see the clock stopped must see its final time. */
-	smp_store_release(&info->active, 0);
-}
-
 /*
  * The clocks of @cgrp and of its ancestors all run together: an event of
  * an ancestor counts for the whole subtree.  These walk the chain on this
@@ -93,31 +62,19 @@ static void cgrp_clock_stop(struct perf_cgroup_info *info, u64 now)
 static void cgrp_chain_start(struct perf_cgroup *cgrp, u64 now)
 {
 	for (; cgrp; cgrp = perf_cgroup_parent(cgrp))
-		cgrp_clock_start(this_cpu_ptr(cgrp->info), now);
+		perf_tclock_start(&this_cpu_ptr(cgrp->info)->clock, now);
 }
 
 static void cgrp_chain_stop(struct perf_cgroup *cgrp, u64 now)
 {
 	for (; cgrp; cgrp = perf_cgroup_parent(cgrp))
-		cgrp_clock_stop(this_cpu_ptr(cgrp->info), now);
+		perf_tclock_stop(&this_cpu_ptr(cgrp->info)->clock, now);
 }
 
 static void cgrp_chain_advance(struct perf_cgroup *cgrp, u64 now)
 {
-	struct perf_cgroup_info *info;
-
-	for (; cgrp; cgrp = perf_cgroup_parent(cgrp)) {
-		info = this_cpu_ptr(cgrp->info);
-		if (info->active)
-			cgrp_clock_advance(info, now);
-	}
-}
-
-static struct perf_cgroup_info *event_cgrp_info(struct perf_event *event)
-{
-	int cpu = event->cpu >= 0 ? event->cpu : raw_smp_processor_id();
-
-	return per_cpu_ptr(event->cgrp->info, cpu);
+	for (; cgrp; cgrp = perf_cgroup_parent(cgrp))
+		perf_tclock_update(&this_cpu_ptr(cgrp->info)->clock, now);
 }
 
 /* ----------------------------------------------------------------------
@@ -191,33 +148,19 @@ bool perf_cgroup_match(struct perf_event *event)
 }
 
 /**
- * perf_cgroup_event_time() - @event's cgroup clock on its CPU
+ * perf_cgroup_event_clock() - the clock @event's times are measured on
  * @event: a cgroup event
  *
- * Return: the clock as of its last update (on that CPU).
- */
-u64 perf_cgroup_event_time(struct perf_event *event)
-{
-	return READ_ONCE(event_cgrp_info(event)->time);
-}
-
-/**
- * perf_cgroup_event_time_now() - @event's cgroup clock, now
- * @event: a cgroup event
- * @now: perf_clock() as sampled by the caller
+ * Its cgroup's clock on its CPU.  Only that CPU writes it, under its CPU
+ * context's lock; others read it with perf_tclock_read_lockless().
  *
- * Lockless, NMI safe.  A stopped clock reads its last value.
- *
- * Return: the cgroup clock at @now.
+ * Return: the clock, never NULL.
  */
-u64 perf_cgroup_event_time_now(struct perf_event *event, u64 now)
+struct perf_tclock *perf_cgroup_event_clock(struct perf_event *event)
 {
-	struct perf_cgroup_info *info = event_cgrp_info(event);
+	int cpu = event->cpu >= 0 ? event->cpu : raw_smp_processor_id();
 
-	/* Pairs with the release that publishes timeoffset before active. */
-	if (!smp_load_acquire(&info->active))
-		return READ_ONCE(info->time);
-	return now + READ_ONCE(info->timeoffset);
+	return &per_cpu_ptr(event->cgrp->info, cpu)->clock;
 }
 
 /**

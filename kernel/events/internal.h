@@ -531,9 +531,8 @@ int perf_cgroup_connect(int fd, struct perf_event *event);
 void perf_detach_cgroup(struct perf_event *event);
 /* Does @event's cgroup contain current (cgroup events only)? */
 bool perf_cgroup_match(struct perf_event *event);
-/* Cgroup clock of @event's cgroup on this CPU. */
-u64 perf_cgroup_event_time(struct perf_event *event);
-u64 perf_cgroup_event_time_now(struct perf_event *event, u64 now);
+/* The clock of @event's cgroup on @event's CPU. */
+struct perf_tclock *perf_cgroup_event_clock(struct perf_event *event);
 void perf_cgroup_update_time(struct perf_cpu_context *cpuctx);
 /* Bring cpuctx->cgrp in line after the CPU context's nr_cgroups changed. */
 void perf_cgroup_sync_cpuctx(struct perf_cpu_context *cpuctx);
@@ -553,10 +552,10 @@ static inline int perf_cgroup_connect(int fd, struct perf_event *event)
 }
 static inline void perf_detach_cgroup(struct perf_event *event) { }
 static inline bool perf_cgroup_match(struct perf_event *event) { return true; }
-static inline u64 perf_cgroup_event_time(struct perf_event *event) { return 0; }
-static inline u64 perf_cgroup_event_time_now(struct perf_event *event, u64 now)
+static inline struct perf_tclock *
+perf_cgroup_event_clock(struct perf_event *event)
 {
-	return 0;
+	return NULL;
 }
 static inline void perf_cgroup_update_time(struct perf_cpu_context *cpuctx) { }
 static inline void perf_cgroup_switch(struct task_struct *next) { }
@@ -584,24 +583,33 @@ static inline u64 perf_event_now(struct perf_event *event)
 }
 
 /*
- * The time of @event's context clock (or cgroup clock) as of its last
- * update (ctx->lock held): every state change in one scheduling operation
- * uses the same instant, so members of a group see identical times.
- * Inline: every state change of every event asks.
+ * The clock @event's enabled and running times are measured on: its
+ * context's, or for a cgroup event its cgroup's on its CPU.  One rule
+ * for every reader, locked or not.
+ */
+static inline struct perf_tclock *perf_event_tclock(struct perf_event *event)
+{
+	if (is_cgroup_event(event))
+		return perf_cgroup_event_clock(event);
+	return &event->ctx->clock;
+}
+
+/*
+ * The time of @event's clock as of its last update (ctx->lock held):
+ * every state change in one scheduling operation uses the same instant,
+ * so members of a group see identical times.  Inline: every state change
+ * of every event asks.
  */
 static inline u64 perf_event_ctx_time(struct perf_event *event)
 {
-	if (is_cgroup_event(event))
-		return perf_cgroup_event_time(event);
-	return event->ctx->clock.time;
+	return READ_ONCE(perf_event_tclock(event)->time);
 }
 
-/* Clock of @event's context (its cgroup's for a cgroup event), now. */
+/* @event's clock now; lockless, NMI safe. */
 static inline u64 perf_event_clock_now(struct perf_event *event)
 {
-	if (is_cgroup_event(event))
-		return perf_cgroup_event_time_now(event, perf_clock());
-	return perf_tclock_read(&event->ctx->clock, perf_clock());
+	return perf_tclock_read_lockless(perf_event_tclock(event),
+					 perf_clock());
 }
 
 /* Which recursion level we are in: 0 task, 1 softirq, 2 hardirq, 3 NMI. */

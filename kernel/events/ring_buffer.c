@@ -286,7 +286,7 @@ void perf_event_update_userpage(struct perf_event *event)
 {
 	struct perf_event_context *ctx = event->ctx;
 	struct perf_event_mmap_page *pg;
-	u64 enabled = 0, running = 0;
+	u64 child_enabled, child_running;
 	struct perf_buffer *rb;
 	u64 now, count;
 	u32 idx;
@@ -298,13 +298,8 @@ void perf_event_update_userpage(struct perf_event *event)
 	pg = rb->user_page;
 
 	now = perf_clock();
-	if (is_cgroup_event(event))
-		perf_times_read(&event->times,
-				perf_cgroup_event_time_now(event, now),
-				&enabled, &running);
-	else if (ctx)
-		perf_times_read_lockless(&event->times, &ctx->clock, now,
-					 &enabled, &running);
+	child_enabled = atomic64_read(&event->child_total_time_enabled);
+	child_running = atomic64_read(&event->child_total_time_running);
 
 	/* One CPU for the whole update, or the time fields disagree. */
 	preempt_disable();
@@ -318,10 +313,13 @@ void perf_event_update_userpage(struct perf_event *event)
 		count -= local64_read(&event->hw.prev_count);
 	pg->index = idx;
 	pg->offset = count;
-	pg->time_enabled = enabled +
-		atomic64_read(&event->child_total_time_enabled);
-	pg->time_running = running +
-		atomic64_read(&event->child_total_time_running);
+	if (ctx) {
+		perf_times_fill_userpage(&event->times, perf_event_tclock(event),
+					 now, child_enabled, child_running, pg);
+	} else {
+		pg->time_enabled = child_enabled;
+		pg->time_running = child_running;
+	}
 	arch_perf_update_userpage(event, pg, now);
 
 	barrier();

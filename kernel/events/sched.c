@@ -1125,11 +1125,11 @@ void perf_event_read_times(struct perf_event *event, u64 *enabled,
 		return;
 	}
 	/*
-	 * No lock: callers hold ctx->lock already, or read from NMI; the
-	 * totals and the clock change only on the context's CPU.
+	 * Callers hold ctx->lock, or read from an NMI that may have landed
+	 * inside a fold: every field is loaded once, lockless.
 	 */
-	perf_times_read(&event->times, perf_event_clock_now(event),
-			enabled, running);
+	perf_times_read_lockless(&event->times, perf_event_tclock(event),
+				 perf_clock(), enabled, running);
 }
 
 static int __init perf_sched_init(void)

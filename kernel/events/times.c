@@ -140,10 +140,7 @@ void perf_times_init(struct perf_times *pt, u64 clock_now,
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_times_init);
 
-/*
- * The totals at @clock_now given a snapshot of the fields; shared by the
- * locked and lockless readers so they cannot disagree.
- */
+/* The totals at @clock_now given a snapshot of the fields. */
 static void pt_extend(u64 enabled, u64 running, u64 stamp,
 		      enum perf_times_mode mode, u64 clock_now,
 		      u64 *out_enabled, u64 *out_running)
@@ -153,24 +150,6 @@ static void pt_extend(u64 enabled, u64 running, u64 stamp,
 	perf_times_grow(mode, perf_times_elapsed(stamp, clock_now),
 			out_enabled, out_running);
 }
-
-/**
- * perf_times_read() - the totals at @clock_now, without folding
- * @pt: the totals
- * @clock_now: current time of the event's context clock
- * @enabled: returns time_enabled
- * @running: returns time_running
- *
- * Gives what perf_times_fold() followed by reading the fields would, but
- * leaves @pt untouched, so it only needs @pt to be stable.
- */
-void perf_times_read(const struct perf_times *pt, u64 clock_now,
-		     u64 *enabled, u64 *running)
-{
-	pt_extend(pt->enabled, pt->running, pt->stamp, pt->mode, clock_now,
-		  enabled, running);
-}
-EXPORT_SYMBOL_IF_KUNIT(perf_times_read);
 
 /**
  * perf_times_read_lockless() - the totals now, from any context
@@ -209,9 +188,9 @@ EXPORT_SYMBOL_IF_KUNIT(perf_times_read_lockless);
  *
  * Userspace reads time_enabled and time_running and adds the delta to the
  * first, and also to the second while the event is on the PMU (index set).
- * That reproduces perf_times_read() at its own later time as long as the
- * mode and the clock did not change since; every such change is followed
- * by a new fill.
+ * That reproduces perf_times_read_lockless() at its own later time as
+ * long as the mode and the clock did not change since; every such change
+ * is followed by a new fill.
  */
 void perf_times_fill_userpage(const struct perf_times *pt,
 			      const struct perf_tclock *clk, u64 now,

@@ -146,8 +146,6 @@ static inline void perf_times_set_mode(struct perf_times *pt, u64 clock_now,
 	pt->mode = mode;
 }
 
-void perf_times_read(const struct perf_times *pt, u64 clock_now,
-		     u64 *enabled, u64 *running);
 void perf_times_read_lockless(const struct perf_times *pt,
 			      const struct perf_tclock *clk, u64 now,
 			      u64 *enabled, u64 *running);
