@@ -686,7 +686,7 @@ void perf_ctx_link_event(struct perf_event *event,
 	enum perf_times_mode mode;
 
 	mode = perf_times_mode_for(leader->state, event->state);
-	perf_times_init(&event->times, perf_event_ctx_time(event), mode);
+	perf_times_attach(&event->times, perf_event_ctx_time(event), mode);
 
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	ctx->nr_events++;
@@ -720,6 +720,7 @@ void perf_ctx_unlink_event(struct perf_event *event,
 	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
 		return;
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
+	perf_times_detach(&event->times, perf_event_ctx_time(event));
 
 	ctx->nr_events--;
 	ctx->generation++;

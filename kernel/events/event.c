@@ -299,6 +299,8 @@ static void ev_init_fields(struct perf_event *event)
 	INIT_LIST_HEAD(&event->sb_list);
 	INIT_HLIST_NODE(&event->hlist_entry);
 	perf_flex_node_init(&event->flex);
+	/* Zero totals, counting nothing until linked into a context. */
+	perf_times_init(&event->times, 0, PERF_TIMES_OFF);
 
 	INIT_LIST_HEAD(&event->addr_filters.list);
 	raw_spin_lock_init(&event->addr_filters.lock);

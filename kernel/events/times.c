@@ -204,22 +204,3 @@ void perf_times_fill_userpage(const struct perf_times *pt,
 	userpg->time_running = running + child_running;
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_times_fill_userpage);
-
-/**
- * perf_times_move() - move an event to another context clock
- * @pt: the totals
- * @old_clock_now: current time of the clock the event leaves
- * @new_clock_now: current time of the clock the event joins
- *
- * The totals are kept: time up to @old_clock_now is accounted on the old
- * clock, and from then on @pt measures on the new one.  The mode is kept
- * as well; the caller sets the one for the event's new state.
- * Context: both context locks, or the event detached from the old one.
- */
-void perf_times_move(struct perf_times *pt, u64 old_clock_now,
-		     u64 new_clock_now)
-{
-	perf_times_fold(pt, old_clock_now);
-	pt->stamp = new_clock_now;
-}
-EXPORT_SYMBOL_IF_KUNIT(perf_times_move);

@@ -146,6 +146,36 @@ static inline void perf_times_set_mode(struct perf_times *pt, u64 clock_now,
 	pt->mode = mode;
 }
 
+/**
+ * perf_times_detach() - stop accounting as an event leaves its context
+ * @pt: the totals
+ * @clock_now: current time of the clock the event leaves
+ *
+ * The totals keep what they had at @clock_now and grow no more until
+ * perf_times_attach(): an event that moves to another context (a group
+ * moved onto a hardware PMU) carries its times with it.
+ * Context: the context lock.
+ */
+static inline void perf_times_detach(struct perf_times *pt, u64 clock_now)
+{
+	perf_times_set_mode(pt, clock_now, PERF_TIMES_OFF);
+}
+
+/**
+ * perf_times_attach() - go on accounting on a context's clock
+ * @pt: the totals, detached
+ * @clock_now: current time of the clock the event joins
+ * @mode: the mode for the event's state there
+ *
+ * Context: the context lock.
+ */
+static inline void perf_times_attach(struct perf_times *pt, u64 clock_now,
+				     enum perf_times_mode mode)
+{
+	pt->stamp = clock_now;
+	pt->mode = mode;
+}
+
 void perf_times_read_lockless(const struct perf_times *pt,
 			      const struct perf_tclock *clk, u64 now,
 			      u64 *enabled, u64 *running);
@@ -153,7 +183,5 @@ void perf_times_fill_userpage(const struct perf_times *pt,
 			      const struct perf_tclock *clk, u64 now,
 			      u64 child_enabled, u64 child_running,
 			      struct perf_event_mmap_page *userpg);
-void perf_times_move(struct perf_times *pt, u64 old_clock_now,
-		     u64 new_clock_now);
 
 #endif /* _KERNEL_EVENTS_TIMES_H */

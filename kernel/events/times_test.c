@@ -57,6 +57,18 @@ static u64 tt_clock_now(struct tt_world *w, u64 now)
 }
 
 /*
+ * Move an event to the other clock as the core does when it unlinks it
+ * from one context and links it into another, in the same state.
+ */
+static void tt_move_times(struct perf_times *pt, u64 old_now, u64 new_now)
+{
+	enum perf_times_mode mode = pt->mode;
+
+	perf_times_detach(pt, old_now);
+	perf_times_attach(pt, new_now, mode);
+}
+
+/*
  * The totals at clock time @clock_now, through the reader the core uses:
  * a stopped clock reads exactly its time.
  */
@@ -120,8 +132,8 @@ static void tt_run(struct kunit *test, const struct tt_step *s)
 			u64 old_now = tt_clock_now(&w, s->now);
 			u64 new_now = perf_tclock_read(&w.clk[!w.cur], s->now);
 
-			perf_times_move(&w.times[0], old_now, new_now);
-			perf_times_move(&w.times[1], old_now, new_now);
+			tt_move_times(&w.times[0], old_now, new_now);
+			tt_move_times(&w.times[1], old_now, new_now);
 			w.cur = !w.cur;
 			break;
 		}
@@ -507,8 +519,8 @@ static void tt_random_one(struct kunit *test, u64 seed,
 			u64 o = tt_clock_now(&w, now);
 			u64 n = perf_tclock_read(&w.clk[!w.cur], now);
 
-			perf_times_move(&w.times[0], o, n);
-			perf_times_move(&w.times[1], o, n);
+			tt_move_times(&w.times[0], o, n);
+			tt_move_times(&w.times[1], o, n);
 			w.cur = !w.cur;
 			break;
 		}

@@ -804,6 +804,43 @@ TEST(hw_in_sw_led_group)
 }
 
 /*
+ * A hardware event joining a software-only group moves the whole group
+ * to the hardware PMU's context.  The members move with the times they
+ * have: the leader's time_enabled goes on from what it was, it does not
+ * start again from zero in the new context (stock keeps it).
+ */
+TEST(hw_group_move_keeps_times)
+{
+	struct perf_event_attr attr;
+	struct {
+		__u64 value, enabled, running;
+	} before, after;
+	int lead, hw;
+
+	HW_REQUIRE();
+	attr_sw(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.disabled = 0;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	lead = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(lead, 0);
+	burn_cpu_ns(2000000);
+	ASSERT_EQ(sizeof(before), read(lead, &before, sizeof(before)));
+	ASSERT_GT(before.enabled, 1000000);
+
+	/* The move: a hardware member in a group led by a software event. */
+	hw = open_hw_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0,
+			  lead);
+	ASSERT_GE(hw, 0);
+	ASSERT_EQ(sizeof(after), read(lead, &after, sizeof(after)));
+	EXPECT_GE(after.enabled, before.enabled);
+	EXPECT_GE(after.running, before.running);
+	EXPECT_GE(after.value, before.value);
+	close(hw);
+	close(lead);
+}
+
+/*
  * inherit=1: a hardware counter follows fork; the parent's count after
  * the child has exited includes the child's loop.
  */
