@@ -338,7 +338,7 @@ static void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
 	INIT_LIST_HEAD(&epc->pmu_ctx_entry);
 	INIT_LIST_HEAD(&epc->pinned_groups);
 	INIT_LIST_HEAD(&epc->active_groups);
-	perf_flex_queue_init(&epc->flexible, perf_mux_flex_lag(pmu));
+	perf_flex_queue_init(&epc->flexible);
 }
 
 /* @pmu's part of the task context @ctx with a reference, or NULL. */

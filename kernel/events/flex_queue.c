@@ -56,14 +56,11 @@ static bool flex_before(struct rb_node *a, const struct rb_node *b)
 /**
  * perf_flex_queue_init - set up an empty queue
  * @q: the queue
- * @max_lag: how far behind the floor a group that keeps missing may fall,
- *	in the unit of perf_flex_charge(); U64_MAX for no cap
  */
-void perf_flex_queue_init(struct perf_flex_queue *q, u64 max_lag)
+void perf_flex_queue_init(struct perf_flex_queue *q)
 {
 	q->root = RB_ROOT_CACHED;
 	q->min_vruntime = 0;
-	q->max_lag = max_lag;
 	q->next_seq = 0;
 	q->nr = 0;
 }
@@ -179,14 +176,14 @@ EXPORT_SYMBOL_IF_KUNIT(perf_flex_next);
  * bound.  They are all at the front, and each one moves at most once, as
  * it keeps its seq and lands at exactly the bound.
  */
-static void flex_cap_lag(struct perf_flex_queue *q)
+static void flex_cap_lag(struct perf_flex_queue *q, u64 max_lag)
 {
 	struct perf_flex_node *node;
 	u64 bound;
 
-	if (q->min_vruntime <= q->max_lag)
+	if (q->min_vruntime <= max_lag)
 		return;
-	bound = q->min_vruntime - q->max_lag;
+	bound = q->min_vruntime - max_lag;
 
 	while ((node = perf_flex_first(q)) && node->vruntime < bound) {
 		rb_erase_cached(&node->rb, &q->root);
@@ -198,6 +195,10 @@ static void flex_cap_lag(struct perf_flex_queue *q)
 /**
  * perf_flex_sched - offer the PMU to the groups, least run first
  * @q: the queue
+ * @max_lag: how far behind the floor a group that keeps missing may fall,
+ *	in the unit of perf_flex_charge(); U64_MAX for no cap.  The caller
+ *	passes it on every walk, so a bound that follows a tunable (the
+ *	multiplexing interval) is always the current one.
  * @try_fn: places one group, all or nothing (see &perf_flex_try_fn)
  * @arg: passed to @try_fn
  * @max_misses: stop after this many groups in a row did not fit; 0 for
@@ -213,15 +214,15 @@ static void flex_cap_lag(struct perf_flex_queue *q)
  * unvisited by the bound are not counted, but a bound is only reached
  * after a miss), or the negative error code @try_fn ended the walk with.
  */
-int perf_flex_sched(struct perf_flex_queue *q, perf_flex_try_fn try_fn,
-		    void *arg, unsigned int max_misses)
+int perf_flex_sched(struct perf_flex_queue *q, u64 max_lag,
+		    perf_flex_try_fn try_fn, void *arg, unsigned int max_misses)
 {
 	struct perf_flex_node *node, *next;
 	unsigned int misses = 0, in_a_row = 0;
 	bool placed = false;
 	int ret;
 
-	flex_cap_lag(q);
+	flex_cap_lag(q, max_lag);
 
 	for (node = perf_flex_first(q); node; node = next) {
 		next = perf_flex_next(node);

@@ -38,7 +38,7 @@
  */
 typedef int (*perf_flex_try_fn)(struct perf_flex_node *node, void *arg);
 
-void perf_flex_queue_init(struct perf_flex_queue *q, u64 max_lag);
+void perf_flex_queue_init(struct perf_flex_queue *q);
 void perf_flex_node_init(struct perf_flex_node *node);
 void perf_flex_add(struct perf_flex_queue *q, struct perf_flex_node *node);
 void perf_flex_remove(struct perf_flex_queue *q, struct perf_flex_node *node);
@@ -46,8 +46,8 @@ void perf_flex_charge(struct perf_flex_queue *q, struct perf_flex_node *node,
 		      u64 delta);
 struct perf_flex_node *perf_flex_first(struct perf_flex_queue *q);
 struct perf_flex_node *perf_flex_next(struct perf_flex_node *node);
-int perf_flex_sched(struct perf_flex_queue *q, perf_flex_try_fn try_fn,
-		    void *arg, unsigned int max_misses);
+int perf_flex_sched(struct perf_flex_queue *q, u64 max_lag,
+		    perf_flex_try_fn try_fn, void *arg, unsigned int max_misses);
 
 /**
  * perf_flex_queued - whether a node is in a queue

@@ -46,6 +46,7 @@ struct fq_sim {
 	struct fq_pmu		pmu;
 	struct perf_flex_queue	q;
 	unsigned int		max_misses;
+	u64			max_lag;
 	struct fq_group		pinned[FQ_MAX_GROUPS];
 	unsigned int		nr_pinned;
 	struct fq_group		flex[FQ_MAX_GROUPS];
@@ -94,7 +95,8 @@ static void fq_sim_init(struct fq_sim *sim, unsigned int counters,
 	memset(sim, 0, sizeof(*sim));
 	sim->pmu.counters = counters;
 	sim->max_misses = max_misses;
-	perf_flex_queue_init(&sim->q, FQ_MAX_LAG);
+	sim->max_lag = FQ_MAX_LAG;
+	perf_flex_queue_init(&sim->q);
 }
 
 static struct fq_group *fq_add_flex(struct fq_sim *sim, unsigned int size,
@@ -156,7 +158,7 @@ static unsigned int fq_tick_fair(struct fq_sim *sim)
 	unsigned int i;
 
 	fq_tick_begin(sim);
-	perf_flex_sched(&sim->q, fq_try, sim, sim->max_misses);
+	perf_flex_sched(&sim->q, sim->max_lag, fq_try, sim, sim->max_misses);
 	for (i = 0; i < sim->nr_placed; i++)
 		perf_flex_charge(&sim->q, &sim->placed[i]->node, FQ_TICK);
 	return fq_tick_end(sim);
@@ -382,7 +384,9 @@ static void flex_remove(struct kunit *test)
 	perf_flex_remove(&sim->q, &sim->flex[4].node);
 	KUNIT_EXPECT_TRUE(test, perf_flex_empty(&sim->q));
 	KUNIT_EXPECT_NULL(test, perf_flex_first(&sim->q));
-	KUNIT_EXPECT_EQ(test, perf_flex_sched(&sim->q, fq_try, sim, 0), 0);
+	KUNIT_EXPECT_EQ(test,
+			perf_flex_sched(&sim->q, sim->max_lag, fq_try, sim, 0),
+			0);
 }
 
 /* Scripted walk: each node answers with a fixed code, visits are logged. */
@@ -406,14 +410,14 @@ static int fq_script_run(struct fq_script *s, const int *answers,
 	struct perf_flex_queue q;
 	unsigned int i;
 
-	perf_flex_queue_init(&q, U64_MAX);
+	perf_flex_queue_init(&q);
 	for (i = 0; i < ARRAY_SIZE(s->nodes); i++) {
 		perf_flex_node_init(&s->nodes[i]);
 		perf_flex_add(&q, &s->nodes[i]);
 		s->answer[i] = answers[i];
 	}
 	s->visited = 0;
-	return perf_flex_sched(&q, fq_script_try, s, max_misses);
+	return perf_flex_sched(&q, U64_MAX, fq_script_try, s, max_misses);
 }
 
 static void flex_walk_bound(struct kunit *test)
@@ -460,7 +464,9 @@ static void flex_all_or_nothing(struct kunit *test)
 	fq_add_flex(sim, 2, false);
 
 	fq_tick_begin(sim);
-	KUNIT_EXPECT_EQ(test, perf_flex_sched(&sim->q, fq_try, sim, 0), 2);
+	KUNIT_EXPECT_EQ(test,
+			perf_flex_sched(&sim->q, sim->max_lag, fq_try, sim, 0),
+			2);
 	KUNIT_EXPECT_TRUE(test, sim->flex[0].on);
 	/* no partial placement of the group of 2 ... */
 	KUNIT_EXPECT_FALSE(test, sim->flex[1].on);
@@ -487,7 +493,9 @@ static void flex_exclusive(struct kunit *test)
 
 	/* at the head it takes the PMU alone */
 	fq_tick_begin(sim);
-	KUNIT_EXPECT_EQ(test, perf_flex_sched(&sim->q, fq_try, sim, 0), 2);
+	KUNIT_EXPECT_EQ(test,
+			perf_flex_sched(&sim->q, sim->max_lag, fq_try, sim, 0),
+			2);
 	KUNIT_EXPECT_TRUE(test, excl->on);
 	KUNIT_EXPECT_FALSE(test, a->on || b->on);
 	KUNIT_EXPECT_EQ(test, sim->pmu.used, 1);
@@ -496,7 +504,9 @@ static void flex_exclusive(struct kunit *test)
 
 	/* behind other groups it cannot go on, and does not stop them */
 	fq_tick_begin(sim);
-	KUNIT_EXPECT_EQ(test, perf_flex_sched(&sim->q, fq_try, sim, 0), 1);
+	KUNIT_EXPECT_EQ(test,
+			perf_flex_sched(&sim->q, sim->max_lag, fq_try, sim, 0),
+			1);
 	KUNIT_EXPECT_FALSE(test, excl->on);
 	KUNIT_EXPECT_TRUE(test, a->on && b->on);
 	perf_flex_charge(&sim->q, &a->node, FQ_TICK);
@@ -508,7 +518,9 @@ static void flex_exclusive(struct kunit *test)
 	perf_flex_charge(&sim->q, &a->node, FQ_TICK);
 	fq_tick_begin(sim);
 	KUNIT_EXPECT_PTR_EQ(test, perf_flex_first(&sim->q), &excl->node);
-	KUNIT_EXPECT_EQ(test, perf_flex_sched(&sim->q, fq_try, sim, 0), 1);
+	KUNIT_EXPECT_EQ(test,
+			perf_flex_sched(&sim->q, sim->max_lag, fq_try, sim, 0),
+			1);
 	KUNIT_EXPECT_FALSE(test, excl->on);
 	KUNIT_EXPECT_TRUE(test, a->on && b->on);
 	fq_tick_end(sim);
@@ -654,7 +666,7 @@ static unsigned int fq_catch_up(struct kunit *test, u64 max_lag)
 	unsigned long before[ARRAY_SIZE(sizes)];
 	unsigned int i, streak = 0;
 
-	sim->q.max_lag = max_lag;
+	sim->max_lag = max_lag;
 	fq_load(sim, sizes, ARRAY_SIZE(sizes), -1);
 	for (i = 0; i < 40; i++)
 		fq_tick_fair(sim);

@@ -350,7 +350,6 @@ void perf_task_ctx_sched_in(struct perf_event_context *ctx);
 
 /* Multiplexing: interval per PMU and CPU, and its sysfs knob. */
 void perf_mux_init_cpu(struct pmu *pmu, int cpu);
-u64 perf_mux_flex_lag(const struct pmu *pmu);
 void perf_mux_set_interval(struct pmu *pmu, int interval_ms);
 
 /* ======================================================================

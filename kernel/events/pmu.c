@@ -480,11 +480,9 @@ static ssize_t perf_event_mux_interval_ms_store(struct device *dev,
 		return -EINVAL;
 
 	mutex_lock(&perf_pmus_mutex);
-	if (ms != pmu->hrtimer_interval_ms) {
-		pmu->hrtimer_interval_ms = ms;
-		/* sched.c re-arms every CPU's timer with the new period. */
+	/* sched.c re-arms every CPU's timer with the new period. */
+	if (ms != pmu->hrtimer_interval_ms)
 		perf_mux_set_interval(pmu, ms);
-	}
 	mutex_unlock(&perf_pmus_mutex);
 
 	return count;
@@ -676,7 +674,7 @@ static void pmu_init_cpu_state(struct pmu *pmu, int cpu)
 	INIT_LIST_HEAD(&epc->pinned_groups);
 	INIT_LIST_HEAD(&epc->active_groups);
 	INIT_LIST_HEAD(&epc->pmu_ctx_entry);
-	perf_flex_queue_init(&epc->flexible, perf_mux_flex_lag(pmu));
+	perf_flex_queue_init(&epc->flexible);
 	/* Never freed: the CPU context holds it for the PMU's lifetime. */
 	atomic_set(&epc->refcount, 1);
 

@@ -450,6 +450,20 @@ static int perf_flex_try(struct perf_flex_node *node, void *arg)
 	return perf_group_sched_in(leader, walk->ctx);
 }
 
+/*
+ * How far a flexible group that was left waiting may fall behind the
+ * queue's floor (flex_queue.c): a few multiplexing periods, so that a
+ * group that starved gets a bounded head start and no more.  Read on
+ * every walk: the interval can change through sysfs at any time.
+ */
+#define PERF_FLEX_LAG_PERIODS	4
+
+static u64 perf_mux_flex_lag(const struct pmu *pmu)
+{
+	return (u64)PERF_FLEX_LAG_PERIODS *
+	       READ_ONCE(pmu->hrtimer_interval_ms) * NSEC_PER_MSEC;
+}
+
 static void perf_flexible_sched_in(struct perf_event_pmu_context *epc,
 				   struct perf_event_context *ctx)
 {
@@ -458,8 +472,8 @@ static void perf_flexible_sched_in(struct perf_event_pmu_context *epc,
 
 	if (perf_flex_empty(&epc->flexible))
 		return;
-	missed = perf_flex_sched(&epc->flexible, perf_flex_try, &walk,
-				 PERF_FLEX_MAX_MISSES);
+	missed = perf_flex_sched(&epc->flexible, perf_mux_flex_lag(epc->pmu),
+				 perf_flex_try, &walk, PERF_FLEX_MAX_MISSES);
 	epc->flexible_missed = missed > 0;
 	if (missed > 0)
 		perf_mux_kick(epc);
@@ -918,32 +932,12 @@ void perf_mux_init_cpu(struct pmu *pmu, int cpu)
 	struct perf_cpu_pmu_context *cpc = per_cpu_ptr(pmu->cpu_pmu_context, cpu);
 
 	raw_spin_lock_init(&cpc->mux_lock);
-	cpc->mux_interval = ms_to_ktime(max(pmu->hrtimer_interval_ms, 1));
+	cpc->mux_interval = ms_to_ktime(pmu->hrtimer_interval_ms);
 	hrtimer_init(&cpc->mux_timer, CLOCK_MONOTONIC,
 		     HRTIMER_MODE_ABS_PINNED_HARD);
 	cpc->mux_timer.function = perf_mux_fire;
 	if (!cpc->sched_cb_entry.next)
 		INIT_LIST_HEAD(&cpc->sched_cb_entry);
-}
-
-/*
- * How far a flexible group that was left waiting may fall behind the
- * queue's floor (flex_queue.c): a few multiplexing periods, so that a
- * group that starved gets a bounded head start and no more.
- */
-#define PERF_FLEX_LAG_PERIODS	4
-
-/**
- * perf_mux_flex_lag - the flexible queue's lag bound for @pmu
- * @pmu: the PMU, with hrtimer_interval_ms set
- *
- * Return: the bound in nanoseconds, from the multiplexing interval the
- * PMU has when the queue is set up.
- */
-u64 perf_mux_flex_lag(const struct pmu *pmu)
-{
-	return (u64)PERF_FLEX_LAG_PERIODS * max(pmu->hrtimer_interval_ms, 1) *
-	       NSEC_PER_MSEC;
 }
 
 /**
@@ -957,7 +951,7 @@ void perf_mux_set_interval(struct pmu *pmu, int interval_ms)
 {
 	int cpu;
 
-	pmu->hrtimer_interval_ms = interval_ms;
+	WRITE_ONCE(pmu->hrtimer_interval_ms, interval_ms);
 	for_each_possible_cpu(cpu) {
 		struct perf_cpu_pmu_context *cpc;
 		unsigned long flags;

@@ -34,15 +34,12 @@ struct perf_flex_node {
  * @root: the tree, with its leftmost (least run) node cached
  * @min_vruntime: the floor that new and re-enabled nodes enter at; it
  *	never goes backwards
- * @max_lag: how far a node that keeps missing may fall behind
- *	@min_vruntime before its lead is capped
  * @next_seq: source of &perf_flex_node.seq values
  * @nr: number of queued nodes
  */
 struct perf_flex_queue {
 	struct rb_root_cached	root;
 	u64			min_vruntime;
-	u64			max_lag;
 	u64			next_seq;
 	unsigned int		nr;
 };
