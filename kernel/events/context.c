@@ -890,7 +890,7 @@ static void perf_enable_fn(struct perf_event *event,
 	    event->state < PERF_EVENT_STATE_ERROR)
 		return;
 
-	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+	perf_event_enable_state(event);
 
 	if (!cpuctx || !ctx->is_active)
 		return;

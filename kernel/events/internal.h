@@ -303,6 +303,8 @@ void perf_ctx_update_time(struct perf_event_context *ctx);
  */
 void perf_event_set_state(struct perf_event *event,
 			  enum perf_event_state state);
+/* Off or errored to INACTIVE; a flexible group re-enters at the floor. */
+void perf_event_enable_state(struct perf_event *event);
 
 /*
  * Re-evaluate this CPU's contexts after the set of enabled groups of

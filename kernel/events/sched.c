@@ -400,6 +400,26 @@ void perf_del_group_from_lists(struct perf_event *leader)
 		list_del_init(&leader->active_entry);
 }
 
+/**
+ * perf_event_enable_state - turn an off or errored event on
+ * @event: the event, its context locked
+ *
+ * The event becomes INACTIVE: a candidate for its PMU.  A flexible group
+ * that comes back re-enters its queue at the floor, as a new group does:
+ * the time it spent off is no credit over the groups that kept running.
+ * Both ways an event is enabled (the ioctl and enable_on_exec) come here.
+ */
+void perf_event_enable_state(struct perf_event *event)
+{
+	lockdep_assert_held(&event->ctx->lock);
+
+	perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+	if (event->group_leader == event && perf_flex_queued(&event->flex)) {
+		perf_del_group_from_lists(event);
+		perf_add_group_to_lists(event);
+	}
+}
+
 /* ----------------------------------------------------------------------
  * Whole contexts.
  */

@@ -345,7 +345,7 @@ static void perf_exec_enable_fn(struct perf_event *event,
 		e->attr.enable_on_exec = 0;
 		if (e->state >= PERF_EVENT_STATE_INACTIVE)
 			continue;
-		perf_event_set_state(e, PERF_EVENT_STATE_INACTIVE);
+		perf_event_enable_state(e);
 		any = true;
 	}
 	if (any && cpuctx && ctx->is_active)
