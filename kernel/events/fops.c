@@ -118,40 +118,30 @@ static u64 fops_total_count(struct perf_event *event, u64 *enabled,
 }
 
 /*
- * A group read accumulated in place, in the layout read() returns:
- * { nr; [enabled]; [running]; { value; [id]; [lost]; } member[nr]; }
- * summed over the group and its inherited copies.
+ * A group read summed over the group and its inherited copies, member by
+ * member (leader first), before layout.c lays it out as read() returns it.
  */
 struct fops_group_sum {
-	u64		enabled;
-	u64		running;
-	u64		format;
-	unsigned int	nr;	/* members: leader + siblings */
-	unsigned int	stride;	/* u64 words per member */
-	u64		*member;	/* member[0].value in the output */
-	bool		started;	/* values hold a first copy to add to */
+	u64			enabled;
+	u64			running;
+	unsigned int		nr;	/* members: leader + siblings */
+	struct perf_read_member	*member;	/* nr entries, zeroed */
 };
 
 static void fops_group_sum_member(struct fops_group_sum *gs, unsigned int i,
 				  struct perf_event *event)
 {
-	u64 *m = gs->member + i * gs->stride;
+	struct perf_read_member *m = &gs->member[i];
 
 	if (WARN_ON_ONCE(i >= gs->nr))
 		return;
-	/* The first copy (the original) sets, so the output needs no zeroing. */
-	if (gs->started)
-		*m++ += perf_event_count(event);
-	else
-		*m++ = perf_event_count(event);
-	if (gs->format & PERF_FORMAT_ID)
-		*m++ = perf_event_primary(event)->id;
+	m->value += perf_event_count(event);
+	m->id = perf_event_primary(event)->id;
 	/*
 	 * Not a sum: the value of the copy visited last is reported, which
 	 * is what the ABI has always given for a group read.
 	 */
-	if (gs->format & PERF_FORMAT_LOST)
-		*m = atomic64_read(&event->lost_samples);
+	m->lost = atomic64_read(&event->lost_samples);
 }
 
 /*
@@ -201,7 +191,6 @@ static int fops_group_sum_add(struct fops_group_sum *gs,
 	for_each_sibling_event(member, head) {
 		fops_group_sum_member(gs, i++, member);
 	}
-	gs->started = true;
 
 unlock:
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
@@ -209,11 +198,10 @@ unlock:
 }
 
 /*
- * Group reads of up to this many u64 words (a group of 8 with both times,
- * ids and lost counts needs 27) are built on the stack rather than
- * allocated on every read.
+ * Groups of up to this many members are summed and laid out on the
+ * stack rather than in memory allocated on every read.
  */
-#define FOPS_GROUP_ONSTACK	28
+#define FOPS_GROUP_ONSTACK	8
 
 /* read() with PERF_FORMAT_GROUP: the whole group of @event. */
 static ssize_t fops_read_group(struct perf_event *event, char __user *buf,
@@ -221,13 +209,13 @@ static ssize_t fops_read_group(struct perf_event *event, char __user *buf,
 {
 	u64 format = event->attr.read_format;
 	struct perf_event *head = event->group_leader;
-	struct fops_group_sum gs = { .format = format };
-	u64 onstack[FOPS_GROUP_ONSTACK];
+	struct perf_read_member members[FOPS_GROUP_ONSTACK];
+	u64 onstack[3 + 3 * FOPS_GROUP_ONSTACK];
+	struct fops_group_sum gs = { .member = members };
 	struct perf_event *copy;
-	unsigned int hdr = 1;
+	u64 *out = onstack;
 	size_t len;
 	ssize_t ret;
-	u64 *out = onstack;
 
 	lockdep_assert_held(&head->ctx->mutex);
 
@@ -236,17 +224,16 @@ static ssize_t fops_read_group(struct perf_event *event, char __user *buf,
 	if (count < len)
 		return -ENOSPC;
 
-	if (len > sizeof(onstack)) {
+	if (gs.nr > FOPS_GROUP_ONSTACK) {
+		gs.member = kcalloc(gs.nr, sizeof(*gs.member), GFP_KERNEL);
 		out = kmalloc(len, GFP_KERNEL);
-		if (!out)
-			return -ENOMEM;
+		if (!gs.member || !out) {
+			ret = -ENOMEM;
+			goto free;
+		}
+	} else {
+		memset(members, 0, gs.nr * sizeof(*members));
 	}
-	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		hdr++;
-	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		hdr++;
-	gs.member = out + hdr;
-	gs.stride = (len / sizeof(u64) - hdr) / gs.nr;
 
 	mutex_lock(&head->child_mutex);
 	ret = fops_group_sum_add(&gs, head);
@@ -261,14 +248,12 @@ static ssize_t fops_read_group(struct perf_event *event, char __user *buf,
 	if (ret)
 		goto free;
 
-	out[0] = gs.nr;
-	hdr = 1;
-	if (format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		out[hdr++] = gs.enabled;
-	if (format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		out[hdr] = gs.running;
+	len = perf_read_fill(out, format, gs.enabled, gs.running, gs.member,
+			     gs.nr);
 	ret = copy_to_user(buf, out, len) ? -EFAULT : len;
 free:
+	if (gs.member != members)
+		kfree(gs.member);
 	if (out != onstack)
 		kfree(out);
 	return ret;

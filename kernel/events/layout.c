@@ -127,6 +127,61 @@ u32 perf_read_size(u64 read_format, unsigned int nr_members)
 EXPORT_SYMBOL_IF_KUNIT(perf_read_size);
 
 /**
+ * perf_read_fill_head - the words a read starts with
+ * @buf: room for three words
+ * @read_format: the attr's read_format
+ * @first: a group's number of members with PERF_FORMAT_GROUP, else the
+ *	event's value
+ * @enabled: time_enabled, for PERF_FORMAT_TOTAL_TIME_ENABLED
+ * @running: time_running, for PERF_FORMAT_TOTAL_TIME_RUNNING
+ *
+ * For writers that cannot lay out the whole read in one buffer (a sample
+ * goes out piece by piece); perf_read_fill() is built from the same two
+ * pieces.
+ *
+ * Return: the words written.
+ */
+unsigned int perf_read_fill_head(u64 *buf, u64 read_format, u64 first,
+				 u64 enabled, u64 running)
+{
+	unsigned int n = 0;
+
+	buf[n++] = first;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		buf[n++] = enabled;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		buf[n++] = running;
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_read_fill_head);
+
+/**
+ * perf_read_fill_member - the words of one member, after the head
+ * @buf: room for three words
+ * @read_format: the attr's read_format
+ * @member: the member's values
+ *
+ * In a group read every member has its value here; a single event's
+ * value is the head's first word instead.
+ *
+ * Return: the words written.
+ */
+unsigned int perf_read_fill_member(u64 *buf, u64 read_format,
+				   const struct perf_read_member *member)
+{
+	unsigned int n = 0;
+
+	if (read_format & PERF_FORMAT_GROUP)
+		buf[n++] = member->value;
+	if (read_format & PERF_FORMAT_ID)
+		buf[n++] = member->id;
+	if (read_format & PERF_FORMAT_LOST)
+		buf[n++] = member->lost;
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_read_fill_member);
+
+/**
  * perf_read_fill - lay out a read
  * @buf: where to write, perf_read_size() bytes
  * @read_format: the attr's read_format
@@ -148,20 +203,11 @@ size_t perf_read_fill(u64 *buf, u64 read_format, u64 enabled, u64 running,
 	if (WARN_ON_ONCE(!group && nr_members != 1))
 		nr_members = 1;
 
-	/* A group starts with its size; a single event with its value. */
-	*pos++ = group ? nr_members : members[0].value;
-	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		*pos++ = enabled;
-	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		*pos++ = running;
-	for (i = 0; i < nr_members; i++) {
-		if (group)
-			*pos++ = members[i].value;
-		if (read_format & PERF_FORMAT_ID)
-			*pos++ = members[i].id;
-		if (read_format & PERF_FORMAT_LOST)
-			*pos++ = members[i].lost;
-	}
+	pos += perf_read_fill_head(pos, read_format,
+				   group ? nr_members : members[0].value,
+				   enabled, running);
+	for (i = 0; i < nr_members; i++)
+		pos += perf_read_fill_member(pos, read_format, &members[i]);
 	return (pos - buf) * sizeof(u64);
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_read_fill);

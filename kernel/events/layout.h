@@ -36,6 +36,10 @@ struct perf_read_member {
 #define PERF_READ_SIZE_MAX	(16 * 1024)
 
 u32 perf_read_size(u64 read_format, unsigned int nr_members);
+unsigned int perf_read_fill_head(u64 *buf, u64 read_format, u64 first,
+				 u64 enabled, u64 running);
+unsigned int perf_read_fill_member(u64 *buf, u64 read_format,
+				   const struct perf_read_member *member);
 size_t perf_read_fill(u64 *buf, u64 read_format, u64 enabled, u64 running,
 		      const struct perf_read_member *members,
 		      unsigned int nr_members);

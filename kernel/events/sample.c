@@ -257,14 +257,15 @@ static void perf_output_read_member(struct perf_output_handle *handle,
 				    struct perf_event *member, u64 read_format,
 				    bool own)
 {
+	struct perf_read_member m = {
+		.value	= perf_sample_count(member, own),
+		.id	= perf_event_primary(member)->id,
+		.lost	= atomic64_read(&member->lost_samples),
+	};
 	u64 vals[3];
-	int n = 0;
+	unsigned int n;
 
-	vals[n++] = perf_sample_count(member, own);
-	if (read_format & PERF_FORMAT_ID)
-		vals[n++] = perf_event_primary(member)->id;
-	if (read_format & PERF_FORMAT_LOST)
-		vals[n++] = atomic64_read(&member->lost_samples);
+	n = perf_read_fill_member(vals, read_format, &m);
 	perf_output_copy(handle, vals, n * sizeof(u64));
 }
 
@@ -288,16 +289,13 @@ static void perf_output_read_group(struct perf_output_handle *handle,
 	bool refresh = !handle->skip_read;
 	unsigned long flags;
 	u64 head[3];
-	int n = 0;
+	unsigned int n;
 
 	/* No scheduling (switch, rotation, IPI) may change the group now. */
 	local_irq_save(flags);
 
-	head[n++] = leader->nr_siblings + 1;
-	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		head[n++] = enabled;
-	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		head[n++] = running;
+	n = perf_read_fill_head(head, read_format, leader->nr_siblings + 1,
+				enabled, running);
 	perf_output_copy(handle, head, n * sizeof(u64));
 
 	/* The overflowing event itself was brought up to date by its PMU. */
