@@ -1168,7 +1168,6 @@ void __init perf_event_init(void)
 	}
 
 	perf_event_slab_init();
-	perf_pmu_registry_init();
 	perf_event_init_cpu(smp_processor_id());
 	perf_swevent_pmus_init();
 	perf_tp_pmus_init();

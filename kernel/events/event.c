@@ -362,7 +362,6 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	atomic_long_set(&event->refcount, 1);
 
 	event->attr = *attr;
-	event->orig_type = attr->type;
 	event->cpu = cpu;
 	event->oncpu = -1;
 	event->group_leader = group_leader ? group_leader : event;

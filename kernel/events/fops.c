@@ -157,12 +157,10 @@ static int fops_group_sum_add(struct fops_group_sum *gs,
 	struct perf_event *member;
 	unsigned long flags;
 	unsigned int i = 0;
-	int err;
+	int err = 0;
 
 	/* One cross-call reads every member that is on a PMU. */
-	err = perf_event_read(head, true);
-	if (err)
-		return err;
+	perf_event_read(head, true);
 
 	/*
 	 * An inherited copy's members are in another task's context whose
@@ -911,7 +909,7 @@ out:
 }
 
 /* prctl(): @op on every event the current task opened, children included. */
-static int fops_owned_events_apply(fops_event_op op)
+static void fops_owned_events_apply(fops_event_op op)
 {
 	struct task_struct *me = current;
 	struct perf_event *owned;
@@ -924,7 +922,6 @@ static int fops_owned_events_apply(fops_event_op op)
 		perf_event_ctx_unlock(owned, locked);
 	}
 	mutex_unlock(&me->perf_event_mutex);
-	return 0;
 }
 
 /**
@@ -935,7 +932,8 @@ static int fops_owned_events_apply(fops_event_op op)
  */
 int perf_event_task_enable(void)
 {
-	return fops_owned_events_apply(__perf_event_enable_locked);
+	fops_owned_events_apply(__perf_event_enable_locked);
+	return 0;
 }
 
 /**
@@ -946,7 +944,8 @@ int perf_event_task_enable(void)
  */
 int perf_event_task_disable(void)
 {
-	return fops_owned_events_apply(__perf_event_disable_locked);
+	fops_owned_events_apply(__perf_event_disable_locked);
+	return 0;
 }
 
 /**

@@ -155,12 +155,6 @@ void perf_release_pmu(struct perf_event *event);
 
 const struct cpumask *perf_pmu_scope_span(unsigned int scope, int cpu);
 
-/*
- * Called once from perf_event_init(), before any PMU registers (the
- * software, tracepoint, ... PMUs are registered by their own files).
- */
-void perf_pmu_registry_init(void);
-
 /* ======================================================================
  * context.c
  */
@@ -336,7 +330,7 @@ void perf_del_group_from_lists(struct perf_event *leader);
  * its CPU (IPI); with @group, the whole group in one go.  Then
  * perf_event_read_times() gives enabled/running as of now.
  */
-int perf_event_read(struct perf_event *event, bool group);
+void perf_event_read(struct perf_event *event, bool group);
 void perf_event_read_times(struct perf_event *event, u64 *enabled,
 			   u64 *running);
 
@@ -576,11 +570,12 @@ static inline u64 perf_clock(void)
 
 /*
  * The time stamp of @event's records (PERF_SAMPLE_TIME, and the time in
- * THROTTLE, FORK and EXIT): its attr.use_clockid clock, else perf's.
+ * THROTTLE, FORK and EXIT): its attr.use_clockid clock, else perf's
+ * (event.c sets event->clock when it allocates the event).
  */
 static inline u64 perf_event_now(struct perf_event *event)
 {
-	return event->clock ? event->clock() : perf_clock();
+	return event->clock();
 }
 
 /*

@@ -818,19 +818,6 @@ void perf_pmu_unregister(struct pmu *pmu)
 }
 EXPORT_SYMBOL_GPL(perf_pmu_unregister);
 
-/**
- * perf_pmu_registry_init() - prepare the registry (from perf_event_init())
- *
- * The IDR, list, mutex and SRCU domain are all statically initialised, so
- * PMUs may register at any point of boot, even before this runs; there is
- * nothing left to set up.
- */
-void perf_pmu_registry_init(void)
-{
-	/* Dynamic numbers start above every fixed type. */
-	BUILD_BUG_ON(PERF_TYPE_MAX <= PERF_TYPE_BREAKPOINT);
-}
-
 /* ----------------------------------------------------------------------
  * Odds and ends that live with the PMU API.
  */

@@ -833,8 +833,6 @@ void perf_sched_cb_inc(struct pmu *pmu)
 	struct perf_cpu_pmu_context *cpc = this_cpu_ptr(pmu->cpu_pmu_context);
 
 	if (!cpc->sched_cb_usage++) {
-		if (!cpc->sched_cb_entry.next)
-			INIT_LIST_HEAD(&cpc->sched_cb_entry);
 		list_add(&cpc->sched_cb_entry, this_cpu_ptr(&perf_sched_cb_list));
 		this_cpu_inc(perf_sched_cb_nr);
 	}
@@ -956,8 +954,6 @@ void perf_mux_init_cpu(struct pmu *pmu, int cpu)
 	hrtimer_init(&cpc->mux_timer, CLOCK_MONOTONIC,
 		     HRTIMER_MODE_ABS_PINNED_HARD);
 	cpc->mux_timer.function = perf_mux_fire;
-	if (!cpc->sched_cb_entry.next)
-		INIT_LIST_HEAD(&cpc->sched_cb_entry);
 }
 
 /**
@@ -1109,10 +1105,8 @@ static void perf_read_off_pmu(struct perf_event *event)
  * directly rather than consulting the clock again.  A group read
  * reports the leader's times for the whole group, so the members'
  * totals are left to fold at their next state change.
- *
- * Return: 0.
  */
-int perf_event_read(struct perf_event *event, bool group)
+void perf_event_read(struct perf_event *event, bool group)
 {
 	struct perf_read_args args = { .event = event, .group = group };
 	int cpu = READ_ONCE(event->oncpu);
@@ -1121,7 +1115,6 @@ int perf_event_read(struct perf_event *event, bool group)
 		perf_cpu_call(cpu, perf_read_on_cpu, &args);
 	if (!args.done)
 		perf_read_off_pmu(event);
-	return 0;
 }
 
 /**
