@@ -102,8 +102,13 @@ case "$ARCH" in
 x86_64)
 	# No VGA and no parallel port: our QEMU builds neither (the serial
 	# console is all the harness reads).
+	# tsc=reliable: on a busy host a TCG vCPU can stall long enough for
+	# the clocksource watchdog to call the TSC unstable and move the
+	# guest to a slower, coarser clock for the rest of the boot, which
+	# turns the suite's timing relations into a matter of host load.
 	qemu=("$qemu_dir/qemu-system-x86_64" -machine pc -smp 2 -m 2G
-	      -vga none -parallel none -append "console=ttyS0 $append")
+	      -vga none -parallel none
+	      -append "console=ttyS0 tsc=reliable $append")
 	# Our QEMU's PMU model counts only under -icount, where each vCPU's
 	# instruction count is exact: PMU_MODEL=intel (architectural
 	# perfmon v2: 4 general and 3 fixed counters) or amd (Zen core
