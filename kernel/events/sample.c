@@ -184,9 +184,12 @@ void perf_event_header__init_id(struct perf_event_header *header,
 	perf_sample_fill_ids(data, event, data->type);
 }
 
-/* The value of one fixed-size item of a sample (see enum perf_sample_item). */
-static u64 perf_fixed_item(const struct perf_sample_data *data,
-			   unsigned int item)
+/*
+ * The value of one fixed-size item of a sample (see enum perf_sample_item).
+ * Always inlined: every item of every sample comes through here.
+ */
+static __always_inline u64
+perf_fixed_item(const struct perf_sample_data *data, unsigned int item)
 {
 	switch (item) {
 	case PERF_SI_IDENTIFIER:
@@ -914,7 +917,8 @@ void perf_output_sample(struct perf_output_handle *handle,
 			struct perf_sample_data *data, struct perf_event *event)
 {
 	const struct perf_sample_layout *layout = &event->sample_layout;
-	u64 run[1 + PERF_SI_NR];
+	/* Written before it is read; not worth zeroing on every sample. */
+	u64 run[1 + PERF_SI_NR] __uninitialized;
 	unsigned int i, n = 0;
 
 	/* The driver read the group already: leave the counters alone. */

@@ -225,25 +225,16 @@ static bool swevent_excluded(struct perf_event *event, struct pt_regs *regs)
  * Raising software events.
  */
 
-/**
- * ___perf_sw_event() - count a software event on this CPU, unguarded
- * @event_id: PERF_COUNT_SW_*
- * @nr: how many occurrences
- * @regs: registers at the occurrence (required)
- * @addr: data address to report, or 0
- *
- * The caller provides recursion protection (or, like the scheduler's
- * hooks, knows it cannot recurse) and has preemption disabled.
- */
 /*
- * @data is the caller's: a kernel built with stack auto-initialisation
- * clears a struct perf_sample_data on every call that declares one, and
- * this runs twice per software event.  An empty chain (most often this
- * CPU's) costs only the test.
+ * Raise the event in one context's chain.  @data is the caller's: a
+ * kernel built with stack auto-initialisation clears a struct
+ * perf_sample_data on every call that declares one, and this runs twice
+ * per software event.  An empty chain (most often this CPU's) costs only
+ * the test; inlined into its one caller, which calls it twice.
  */
-static void swevent_raise_in(struct perf_event_context *ctx, u32 event_id,
-			     u64 nr, struct pt_regs *regs, u64 addr,
-			     struct perf_sample_data *data)
+static __always_inline void
+swevent_raise_in(struct perf_event_context *ctx, u32 event_id, u64 nr,
+		 struct pt_regs *regs, u64 addr, struct perf_sample_data *data)
 {
 	struct hlist_head *chain = &ctx->sw_events[event_id];
 	struct perf_event *event;
@@ -267,6 +258,16 @@ static void swevent_raise_in(struct perf_event_context *ctx, u32 event_id,
 	}
 }
 
+/**
+ * ___perf_sw_event() - count a software event on this CPU, unguarded
+ * @event_id: PERF_COUNT_SW_*
+ * @nr: how many occurrences
+ * @regs: registers at the occurrence (required)
+ * @addr: data address to report, or 0
+ *
+ * The caller provides recursion protection (or, like the scheduler's
+ * hooks, knows it cannot recurse) and has preemption disabled.
+ */
 void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
