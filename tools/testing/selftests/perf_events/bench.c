@@ -344,7 +344,6 @@ static double run_fork_inherit(long n, long nev)
 /* ---- sampling into the ring buffer ------------------------------------ */
 
 #define RB_PAGES	64	/* data pages of the ring buffer */
-#define FAULT_CHUNK	512	/* pages faulted between ring-buffer drains */
 
 static long page_size;
 
@@ -399,31 +398,53 @@ static __u64 rb_drop(struct perf_event_mmap_page *mp)
 	return head - tail;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+#define SAMPLE_PAIR	64	/* faults in each half of a base/with pair */
+
 /*
  * Per page fault: cost with a sample_period=1 page-faults event writing
- * IP|TID|TIME samples, minus the cost of the same faults without it.
+ * IP|TID|TIME samples, minus the cost of the same faults with the event
+ * disabled.  The two alternate in short runs and the median difference
+ * per fault is taken: a fault's cost drifts over a long run (page
+ * allocator, caches), and one run of each would measure the drift as
+ * much as perf's part of it.
  */
 static double run_sample_write(long n, long arg)
 {
+	long pairs = (n + SAMPLE_PAIR - 1) / SAMPLE_PAIR, i, c;
 	struct perf_event_mmap_page *mp;
-	double base = 0, with = 0;
-	long done, c;
+	double base, with, med, *diff;
 	int fd;
 
-	for (done = 0; done < n; done += c) {
-		c = n - done < FAULT_CHUNK ? n - done : FAULT_CHUNK;
-		base += touch_fresh(c);
-	}
+	diff = calloc(pairs, sizeof(*diff));
+	if (!diff)
+		die("calloc");
 	fd = open_fault_sampler(PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 				PERF_SAMPLE_TIME, &mp);
-	for (done = 0; done < n; done += c) {
-		c = n - done < FAULT_CHUNK ? n - done : FAULT_CHUNK;
-		with += touch_fresh(c);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	for (i = 0; i < pairs; i++) {
+		c = n - i * SAMPLE_PAIR;
+		if (c > SAMPLE_PAIR)
+			c = SAMPLE_PAIR;
+		base = touch_fresh(c);
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		with = touch_fresh(c);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 		rb_drop(mp);
+		diff[i] = (with - base) / c;
 	}
 	munmap(mp, (1 + RB_PAGES) * page_size);
 	close(fd);
-	return with > base ? with - base : 0;
+	qsort(diff, pairs, sizeof(*diff), cmp_double);
+	med = diff[pairs / 2];
+	free(diff);
+	return med > 0 ? med * n : 0;
 }
 
 /*
