@@ -634,6 +634,7 @@ struct perf_event {
 	void				*security;
 #endif
 	struct list_head		sb_list;	/* side-band users */
+	unsigned int			sb_kinds;	/* announced records wanted */
 	__u32				orig_type;	/* attr.type before PMU redirection */
 #endif /* CONFIG_PERF_EVENTS */
 };

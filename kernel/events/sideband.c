@@ -493,26 +493,32 @@ static bool perf_sb_ready;
 /* How many attached events want each announced kind (perf_sb_wanted()). */
 atomic_t perf_sb_nr[PERF_SB_NR_ANNOUNCED];
 
-static bool perf_event_wants_sb(struct perf_event *event)
+/*
+ * The announced kinds @attr asks for, one bit per kind.  Asked once per
+ * event, when it is attached: every fork of an inheriting event attaches
+ * and detaches a copy, and every record offered walks the attached ones.
+ */
+static unsigned int perf_sb_kinds_of(const struct perf_event_attr *attr)
 {
+	unsigned int kinds = 0;
 	int kind;
 
+	BUILD_BUG_ON(PERF_SB_NR_ANNOUNCED > 32);
 	for (kind = 0; kind < PERF_SB_NR_ANNOUNCED; kind++) {
-		if (perf_sb_defs[kind].wants(&event->attr))
-			return true;
+		if (perf_sb_defs[kind].wants(attr))
+			kinds |= BIT(kind);
 	}
-	return false;
+	return kinds;
 }
 
 /* Add @delta to the count of every announced kind @event wants. */
 static void perf_sb_count(struct perf_event *event, int delta)
 {
+	unsigned long kinds = event->sb_kinds;
 	int kind;
 
-	for (kind = 0; kind < PERF_SB_NR_ANNOUNCED; kind++) {
-		if (perf_sb_defs[kind].wants(&event->attr))
-			atomic_add(delta, &perf_sb_nr[kind]);
-	}
+	for_each_set_bit(kind, &kinds, PERF_SB_NR_ANNOUNCED)
+		atomic_add(delta, &perf_sb_nr[kind]);
 }
 
 static struct list_head *perf_sb_head(int cpu)
@@ -529,7 +535,8 @@ void perf_event_sb_attach(struct perf_event *event)
 	unsigned long flags;
 	int cpu;
 
-	if (!perf_event_wants_sb(event))
+	event->sb_kinds = perf_sb_kinds_of(&event->attr);
+	if (!event->sb_kinds)
 		return;
 
 	raw_spin_lock_irqsave(&perf_sb_lock, flags);
@@ -554,7 +561,7 @@ void perf_event_sb_detach(struct perf_event *event)
 {
 	unsigned long flags;
 
-	if (!perf_event_wants_sb(event))
+	if (!event->sb_kinds)
 		return;
 
 	raw_spin_lock_irqsave(&perf_sb_lock, flags);
@@ -587,13 +594,14 @@ static bool perf_sb_visible(struct perf_event *event)
 	return perf_event_filter_match(event);
 }
 
-static void perf_sb_walk(struct list_head *head,
-			 const struct perf_sb_def *def, void *info)
+static void perf_sb_walk(struct list_head *head, enum perf_sb_kind kind,
+			 void *info)
 {
+	const struct perf_sb_def *def = &perf_sb_defs[kind];
 	struct perf_event *event;
 
 	list_for_each_entry_rcu(event, head, sb_list) {
-		if (def->wants(&event->attr) && perf_sb_visible(event))
+		if ((event->sb_kinds & BIT(kind)) && perf_sb_visible(event))
 			def->write(event, def, info);
 	}
 }
@@ -604,16 +612,14 @@ static void perf_sb_walk(struct list_head *head,
  */
 static void perf_sb_deliver(enum perf_sb_kind kind, void *info)
 {
-	const struct perf_sb_def *def = &perf_sb_defs[kind];
-
 	/* Pairs with perf_event_sb_attach(): the heads are initialised. */
 	if (!smp_load_acquire(&perf_sb_ready))
 		return;
 
 	rcu_read_lock();
 	preempt_disable();
-	perf_sb_walk(this_cpu_ptr(&perf_sb_on_cpu), def, info);
-	perf_sb_walk(&perf_sb_any_cpu, def, info);
+	perf_sb_walk(this_cpu_ptr(&perf_sb_on_cpu), kind, info);
+	perf_sb_walk(&perf_sb_any_cpu, kind, info);
 	preempt_enable();
 	rcu_read_unlock();
 }
