@@ -781,6 +781,21 @@ void perf_group_detach(struct perf_event *event)
 	perf_event_update_group_sizes(event);
 }
 
+/*
+ * May a change to @ctx go on the PMU right here?  @cpuctx is set when the
+ * change runs on the context's CPU (perf_ctx_call()).  A task context is
+ * on only while its task runs, and then it is active.  A CPU context may
+ * still be off on its online CPU: nothing has scheduled it since boot, or
+ * since the CPU came back online.  The resched that follows puts it on,
+ * so that the event installed or enabled in it counts from now, as with
+ * stock.
+ */
+static bool perf_ctx_schedulable(struct perf_cpu_context *cpuctx,
+				 struct perf_event_context *ctx)
+{
+	return cpuctx && (ctx->is_active || !ctx->task);
+}
+
 static void perf_install_fn(struct perf_event *event,
 			    struct perf_cpu_context *cpuctx,
 			    struct perf_event_context *ctx, void *data)
@@ -788,7 +803,7 @@ static void perf_install_fn(struct perf_event *event,
 	perf_ctx_link_event(event, ctx);
 	if (cpuctx && is_cgroup_event(event))
 		perf_cgroup_sync_cpuctx(cpuctx);
-	if (cpuctx && ctx->is_active &&
+	if (perf_ctx_schedulable(cpuctx, ctx) &&
 	    event->state >= PERF_EVENT_STATE_INACTIVE &&
 	    event->group_leader->state >= PERF_EVENT_STATE_INACTIVE)
 		perf_ctx_resched(cpuctx, cpuctx->task_ctx, ctx,
@@ -892,7 +907,7 @@ static void perf_enable_fn(struct perf_event *event,
 
 	perf_event_enable_state(event);
 
-	if (!cpuctx || !ctx->is_active)
+	if (!perf_ctx_schedulable(cpuctx, ctx))
 		return;
 	if (leader != event && leader->state != PERF_EVENT_STATE_ACTIVE &&
 	    leader->state != PERF_EVENT_STATE_INACTIVE)

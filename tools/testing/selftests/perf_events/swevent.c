@@ -577,4 +577,47 @@ TEST(group_changed_while_task_sleeps)
 	close(b_mem); close(e);
 }
 
+#define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
+
+/*
+ * A CPU-wide event opened disabled and then enabled counts on its CPU
+ * from the enable on, whatever the CPU went through before: here it has
+ * just been taken offline and brought back, which leaves nothing of the
+ * CPU's perf context on.  Stock puts the CPU's context on as the event
+ * is installed; ours left it off until something else scheduled it, and
+ * the event counted nothing (hwcount's hw_percpu_event saw the same on
+ * CPU 0 now and then, where no earlier event had put it on).
+ */
+TEST(cpu_event_counts_after_cpu_online)
+{
+	struct perf_event_attr attr;
+	struct {
+		__u64 value, enabled, running;
+	} c;
+	int fd;
+
+	if (access(CPU1_ONLINE, W_OK))
+		SKIP(return, "cpu1 cannot be hot-unplugged here");
+	if (read_long(CPU1_ONLINE) != 1)
+		SKIP(return, "cpu1 not online");
+	ASSERT_EQ(0, write_file(CPU1_ONLINE, "0"));
+	ASSERT_EQ(0, write_file(CPU1_ONLINE, "1"));
+
+	attr_sw(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = sys_perf_event_open(&attr, -1, 1, -1, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, pin_to_cpu(1));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	burn_cpu_ns(20 * 1000 * 1000);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(sizeof(c), read(fd, &c, sizeof(c)));
+	/* 20 ms of this thread's CPU time on CPU 1: at least that long. */
+	EXPECT_GE(c.enabled, 20 * 1000 * 1000ULL);
+	EXPECT_EQ(c.enabled, c.running);
+	EXPECT_GE(c.value, 20 * 1000 * 1000ULL);
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
