@@ -100,7 +100,9 @@
  *                        (set from NMI, read under it); atomic or
  *                        NMI-safe: count, child_count, event_limit, the
  *                        other pending_* fields; child_mutex: child_list;
- *                        mmap_mutex: rb, rb_entry, mmap_count.
+ *                        mmap_mutex: rb, rb_entry, mmap_count;
+ *                        perf_sb_lock: sb_list; sb_kinds is written once,
+ *                        before the event is on a side-band list.
  *
  * A task's context is not always the one it started with: a switch
  * between two tasks whose contexts are clones of each other may trade
