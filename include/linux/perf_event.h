@@ -796,7 +796,6 @@ struct bpf_perf_event_data_kern {
 };
 
 #ifdef CONFIG_CGROUP_PERF
-/* A cgroup's time on one CPU: a context clock of its own. */
 /* A perf cgroup's clock on one CPU: a context clock of its own. */
 struct perf_cgroup_info {
 	struct perf_tclock	clock;
