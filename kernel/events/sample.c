@@ -255,19 +255,31 @@ void perf_event__output_id_sample(struct perf_event *event,
 
 /* --- PERF_SAMPLE_READ --- */
 
-/* One member's value and, as read_format asks, its id and lost count. */
+/*
+ * One member's values for a sample: its count and, only if read_format
+ * asks for them, its id and lost count (this runs in the overflow path,
+ * for every member of the group).
+ */
+static void perf_sample_member(struct perf_read_member *m,
+			       struct perf_event *member, u64 read_format,
+			       bool own)
+{
+	m->value = perf_sample_count(member, own);
+	m->id = read_format & PERF_FORMAT_ID ?
+		perf_event_primary(member)->id : 0;
+	m->lost = read_format & PERF_FORMAT_LOST ?
+		atomic64_read(&member->lost_samples) : 0;
+}
+
 static void perf_output_read_member(struct perf_output_handle *handle,
 				    struct perf_event *member, u64 read_format,
 				    bool own)
 {
-	struct perf_read_member m = {
-		.value	= perf_sample_count(member, own),
-		.id	= perf_event_primary(member)->id,
-		.lost	= atomic64_read(&member->lost_samples),
-	};
+	struct perf_read_member m;
 	u64 vals[3];
 	unsigned int n;
 
+	perf_sample_member(&m, member, read_format, own);
 	n = perf_read_fill_member(vals, read_format, &m);
 	perf_output_copy(handle, vals, n * sizeof(u64));
 }
@@ -343,9 +355,8 @@ void perf_output_read(struct perf_output_handle *handle,
 
 	enabled += atomic64_read(&event->child_total_time_enabled);
 	running += atomic64_read(&event->child_total_time_running);
-	self.value = perf_sample_count(event, perf_event_reads_own(event));
-	self.id = perf_event_primary(event)->id;
-	self.lost = atomic64_read(&event->lost_samples);
+	perf_sample_member(&self, event, read_format,
+			   perf_event_reads_own(event));
 	len = perf_read_fill(buf, read_format, enabled, running, &self, 1);
 	perf_output_copy(handle, buf, len);
 }
