@@ -223,12 +223,12 @@ static ssize_t fops_read_group(struct perf_event *event, char __user *buf,
 		return -ENOSPC;
 
 	if (gs.nr > FOPS_GROUP_ONSTACK) {
-		gs.member = kcalloc(gs.nr, sizeof(*gs.member), GFP_KERNEL);
-		out = kmalloc(len, GFP_KERNEL);
-		if (!gs.member || !out) {
-			ret = -ENOMEM;
-			goto free;
-		}
+		/* One allocation: the members, then the read laid out. */
+		gs.member = kzalloc(gs.nr * sizeof(*gs.member) + len,
+				    GFP_KERNEL);
+		if (!gs.member)
+			return -ENOMEM;
+		out = (u64 *)(gs.member + gs.nr);
 	} else {
 		memset(members, 0, gs.nr * sizeof(*members));
 	}
@@ -252,8 +252,6 @@ static ssize_t fops_read_group(struct perf_event *event, char __user *buf,
 free:
 	if (gs.member != members)
 		kfree(gs.member);
-	if (out != onstack)
-		kfree(out);
 	return ret;
 }
 
