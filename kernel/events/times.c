@@ -140,17 +140,6 @@ void perf_times_init(struct perf_times *pt, u64 clock_now,
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_times_init);
 
-/* The totals at @clock_now given a snapshot of the fields. */
-static void pt_extend(u64 enabled, u64 running, u64 stamp,
-		      enum perf_times_mode mode, u64 clock_now,
-		      u64 *out_enabled, u64 *out_running)
-{
-	*out_enabled = enabled;
-	*out_running = running;
-	perf_times_grow(mode, perf_times_elapsed(stamp, clock_now),
-			out_enabled, out_running);
-}
-
 /**
  * perf_times_read_lockless() - the totals now, from any context
  * @pt: the totals
@@ -169,9 +158,11 @@ void perf_times_read_lockless(const struct perf_times *pt,
 {
 	u64 clock_now = perf_tclock_read_lockless(clk, now);
 
-	pt_extend(READ_ONCE(pt->enabled), READ_ONCE(pt->running),
-		  READ_ONCE(pt->stamp), READ_ONCE(pt->mode), clock_now,
-		  enabled, running);
+	*enabled = READ_ONCE(pt->enabled);
+	*running = READ_ONCE(pt->running);
+	perf_times_grow(READ_ONCE(pt->mode),
+			perf_times_elapsed(READ_ONCE(pt->stamp), clock_now),
+			enabled, running);
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_times_read_lockless);
 
