@@ -495,7 +495,8 @@ atomic_t perf_sb_nr[PERF_SB_NR_ANNOUNCED];
 
 /*
  * The announced kinds @attr asks for, one bit per kind.  Asked once per
- * event, when it is attached: every fork of an inheriting event attaches
+ * event, when it is attached, and not even then for an inherited copy,
+ * which has its origin's attr: every fork of an inheriting event attaches
  * and detaches a copy, and every record offered walks the attached ones.
  */
 static unsigned int perf_sb_kinds_of(const struct perf_event_attr *attr)
@@ -535,7 +536,8 @@ void perf_event_sb_attach(struct perf_event *event)
 	unsigned long flags;
 	int cpu;
 
-	event->sb_kinds = perf_sb_kinds_of(&event->attr);
+	event->sb_kinds = event->parent ? event->parent->sb_kinds :
+			  perf_sb_kinds_of(&event->attr);
 	if (!event->sb_kinds)
 		return;
 
