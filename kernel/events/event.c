@@ -574,8 +574,13 @@ void put_event(struct perf_event *event)
 	if (!atomic_long_dec_and_test(&event->refcount))
 		return;
 
+	/*
+	 * Whoever took the child off the list (its exit, the parent's
+	 * release) did so before dropping the reference that made ours the
+	 * last, and nothing puts it back: an empty link needs no lock.
+	 */
 	parent = event->parent;
-	if (parent) {
+	if (parent && !list_empty(&event->child_list)) {
 		mutex_lock(&parent->child_mutex);
 		list_del_init(&event->child_list);
 		mutex_unlock(&parent->child_mutex);
