@@ -894,6 +894,64 @@ void perf_remove_from_context(struct perf_event *event, unsigned long flags)
 	perf_ctx_call(event, perf_remove_fn, (void *)flags);
 }
 
+/*
+ * Empty the group lists of every pmu context of @ctx at once, leaving each
+ * leader unqueued: taking the groups off one by one would rebalance a
+ * queue that is about to be empty anyway.
+ */
+static void perf_ctx_forget_groups(struct perf_event_context *ctx)
+{
+	struct perf_event_pmu_context *epc;
+	struct perf_event *event;
+
+	lockdep_assert_held(&ctx->lock);
+
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		INIT_LIST_HEAD(&epc->pinned_groups);
+		INIT_LIST_HEAD(&epc->active_groups);
+		perf_flex_queue_init(&epc->flexible);
+	}
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		INIT_LIST_HEAD(&event->group_entry);
+		INIT_LIST_HEAD(&event->active_entry);
+		perf_flex_node_init(&event->flex);
+	}
+}
+
+/**
+ * perf_ctx_exit_events - take every event out of an exited task's context
+ * @ctx: the context, scheduled out for good (its task is TASK_TOMBSTONE);
+ *	mutex held
+ * @gone: where the events go, linked through their event_entry
+ *
+ * What perf_remove_from_context() does at exit, for all the events in one
+ * pass under the lock: nothing runs the context, so there is no CPU to
+ * call.  Each event ends in the EXIT state; an inherited copy also leaves
+ * its group (it is freed next), while the task's own events keep theirs
+ * for their fds to read.  The caller takes each event off @gone with
+ * list_del_init() before it lets go of it.
+ */
+void perf_ctx_exit_events(struct perf_event_context *ctx,
+			  struct list_head *gone)
+{
+	struct perf_event *event, *tmp;
+	unsigned long flags;
+
+	lockdep_assert_held(&ctx->mutex);
+
+	raw_spin_lock_irq(&ctx->lock);
+	WARN_ON_ONCE(ctx->is_active || ctx->task != TASK_TOMBSTONE);
+	perf_ctx_forget_groups(ctx);
+	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
+		flags = DETACH_EXIT;
+		if (event->parent)
+			flags |= DETACH_GROUP;
+		perf_remove_fn(event, NULL, ctx, (void *)flags);
+		list_add_tail(&event->event_entry, gone);
+	}
+	raw_spin_unlock_irq(&ctx->lock);
+}
+
 /* ----------------------------------------------------------------------
  * Enable and disable.
  */

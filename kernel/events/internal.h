@@ -240,6 +240,8 @@ void perf_install_in_context(struct perf_event_context *ctx,
 #define DETACH_EXIT	0x08	/* mark PERF_EVENT_STATE_EXIT */
 
 void perf_remove_from_context(struct perf_event *event, unsigned long flags);
+void perf_ctx_exit_events(struct perf_event_context *ctx,
+			  struct list_head *gone);
 
 /* With ctx->mutex held (the perf_event_enable() family lock it). */
 void __perf_event_enable_locked(struct perf_event *event);

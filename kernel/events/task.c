@@ -230,6 +230,7 @@ void perf_event_exit_task(struct task_struct *child)
 	struct perf_cpu_context *cpuctx;
 	struct perf_event_context *ctx;
 	struct perf_event *event, *tmp;
+	LIST_HEAD(gone);
 
 	/* Its fds outlive it: forget it as their owner. */
 	mutex_lock(&child->perf_event_mutex);
@@ -270,14 +271,13 @@ void perf_event_exit_task(struct task_struct *child)
 	raw_spin_unlock(&ctx->lock);
 	local_irq_enable();
 
-	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
-		if (event->parent) {
-			perf_remove_from_context(event, DETACH_GROUP | DETACH_EXIT);
+	perf_ctx_exit_events(ctx, &gone);
+	list_for_each_entry_safe(event, tmp, &gone, event_entry) {
+		list_del_init(&event->event_entry);
+		if (event->parent)
 			perf_event_exit_child(event, child);
-		} else {
-			perf_remove_from_context(event, DETACH_EXIT);
+		else
 			perf_event_wakeup(event);
-		}
 	}
 	mutex_unlock(&ctx->mutex);
 
