@@ -21,8 +21,9 @@
  *
  * Parking: a task switch leaves on their PMU the groups whose events all
  * count through their context alone (PERF_EV_CAP_FOLLOWS_CTX: the
- * "software" PMU, whose events sit in their context's own chains,
- * swevent.c).  They stay ACTIVE while the context is out: nothing can
+ * "software" PMU, whose events sit in their context's own chains, and
+ * counting task-clocks, which read the context's clock; swevent.c).
+ * They stay ACTIVE while the context is out: nothing can
  * reach them, and their times, which follow the stopped context clock,
  * stand still as if they had come off.  When the context comes back the
  * walk that puts groups on finds them ACTIVE and only brings them up to
@@ -1079,12 +1080,16 @@ out:
 /*
  * Not on a PMU (or its context moved on while we looked): the count is
  * what it is, and the times need only the clock, which anyone holding
- * the context lock may bring up to date.
+ * the context lock may bring up to date.  A parked group is the
+ * exception: its counters stood still with their context's clock, but
+ * one may not have folded in what it counted before the switch; with
+ * the context out, its PMU reads it from anywhere.
  */
-static void perf_read_off_pmu(struct perf_event *event)
+static void perf_read_off_pmu(struct perf_event *event, bool group)
 {
 	struct perf_event_context *ctx = event->ctx;
 	unsigned long flags;
+	struct perf_event *sib;
 
 	if (!ctx)
 		return;
@@ -1092,6 +1097,17 @@ static void perf_read_off_pmu(struct perf_event *event)
 	if (ctx->is_active & EVENT_TIME)
 		perf_ctx_update_time(ctx);
 	perf_event_update_time(event);
+	if (!ctx->is_active && event->state == PERF_EVENT_STATE_ACTIVE &&
+	    perf_group_parks(event->group_leader)) {
+		event->pmu->read(event);
+		if (group) {
+			list_for_each_entry(sib, &event->sibling_list,
+					    sibling_entry) {
+				if (sib->state == PERF_EVENT_STATE_ACTIVE)
+					sib->pmu->read(sib);
+			}
+		}
+	}
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 }
 
@@ -1114,7 +1130,7 @@ void perf_event_read(struct perf_event *event, bool group)
 	if (event->state == PERF_EVENT_STATE_ACTIVE && cpu >= 0)
 		perf_cpu_call(cpu, perf_read_on_cpu, &args);
 	if (!args.done)
-		perf_read_off_pmu(event);
+		perf_read_off_pmu(event, group);
 }
 
 /**

@@ -15,11 +15,12 @@
  *    switching a task with many of them costs what switching one does.
  *
  *  - "cpu_clock" and "task_clock": nanosecond counters that sample from
- *    an hrtimer.  They take PERF_TYPE_SOFTWARE with config
- *    PERF_COUNT_SW_CPU_CLOCK / PERF_COUNT_SW_TASK_CLOCK: the software
- *    PMU hands those over by rewriting attr.type to the clock PMU's
- *    dynamic type and answering -ENOENT, which makes the registry look
- *    again.  They have no sysfs device, so only "software" shows up under
+ *    an hrtimer; a counting task-clock follows its context too.  They
+ *    take PERF_TYPE_SOFTWARE with config PERF_COUNT_SW_CPU_CLOCK /
+ *    PERF_COUNT_SW_TASK_CLOCK: the software PMU hands those over by
+ *    rewriting attr.type to the clock PMU's dynamic type and answering
+ *    -ENOENT, which makes the registry look again.  They have no sysfs
+ *    device, so only "software" shows up under
  *    /sys/bus/event_source/devices.
  *
  * The counting and overflow logic shared with tracepoints, kprobes,
@@ -647,6 +648,14 @@ static int swclock_claim(struct perf_event *event, struct pmu *pmu, u64 id)
 		return -EOPNOTSUPP;
 
 	swclock_setup_sampling(event);
+	/*
+	 * A counting task-clock reads its context's clock, which stands
+	 * still while the task is out, so it may stay on across a switch
+	 * as the software PMU's events do.  A sampling one has a timer
+	 * pinned to its CPU and must come off.
+	 */
+	if (pmu == &task_clock_pmu && !is_sampling_event(event))
+		event->event_caps |= PERF_EV_CAP_FOLLOWS_CTX;
 	return 0;
 }
 

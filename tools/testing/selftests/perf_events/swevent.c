@@ -411,9 +411,11 @@ TEST(per_cpu_cpu_clock_counts_wall_time)
 
 /*
  * A child that sleeps in read() until told to run once: 'n' to do
- * nothing, 't' to touch NPAGES fresh pages; it answers on ack and
- * sleeps again.  'q' ends it.
+ * nothing, 't' to touch NPAGES fresh pages, 'b' to burn SLEEPER_BURN_NS
+ * of its CPU time; it answers on ack and sleeps again.  'q' ends it.
  */
+#define SLEEPER_BURN_NS	(20 * 1000 * 1000L)
+
 struct sleeper {
 	pid_t	pid;
 	int	go[2], ack[2];
@@ -436,6 +438,8 @@ static int sleeper_start(struct sleeper *s)
 				((volatile char *)p)[(size_t)i * PAGE] = 1;
 			if (p)
 				munmap(p, (size_t)NPAGES * PAGE);
+			if (c == 'b')
+				burn_cpu_ns(SLEEPER_BURN_NS);
 			if (write(s->ack[1], &c, 1) != 1)
 				break;
 		}
@@ -575,6 +579,74 @@ TEST(group_changed_while_task_sleeps)
 	sleeper_stop(&s);
 	close(a); close(a_min); close(a_late); close(a_new);
 	close(b_mem); close(e);
+}
+
+/*
+ * A counting task-clock of a task that sleeps reads, from another task,
+ * all the time the task ran up to its switch-out: as a group member too,
+ * and a reset while it sleeps starts the count afresh.  Ours leaves such
+ * a task-clock on across the switch (parked, sched.c) without folding
+ * the time it counted; the read has to.  Stock takes it off at the
+ * switch, which folds it, and passes the same.
+ */
+/* The scheduler's and perf's view of a burn differ by switch edges only. */
+#define BURNT_AT_LEAST	(SLEEPER_BURN_NS * 19 / 20)
+
+TEST(task_clock_of_sleeping_task_reads_its_last_run)
+{
+	struct perf_event_attr attr;
+	struct {
+		__u64 nr, time_enabled, time_running, v[2];
+	} g;
+	__u64 v[3], running;
+	struct sleeper s;
+	int lead, mem;
+
+	ASSERT_EQ(0, sleeper_start(&s));
+	ASSERT_EQ(0, sleeper_asleep(&s));
+
+	attr_sw(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.disabled = 0;
+	attr.read_format = PERF_FORMAT_GROUP |
+			   PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	lead = sys_perf_event_open(&attr, s.pid, -1, -1, 0);
+	ASSERT_GE(lead, 0);
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	mem = sys_perf_event_open(&attr, s.pid, -1, lead, 0);
+	ASSERT_GE(mem, 0);
+
+	ASSERT_EQ(0, sleeper_run(&s, 'b'));
+
+	/* The member alone, then the group through its leader. */
+	ASSERT_EQ(0, read_ctr(mem, v));
+	EXPECT_GE(v[0], BURNT_AT_LEAST);
+	EXPECT_GE(v[0] + 1000000, v[2])
+		TH_LOG("task-clock %llu ns, running %llu ns", v[0], v[2]);
+	ASSERT_EQ(sizeof(g), read(lead, &g, sizeof(g)));
+	EXPECT_EQ(2, g.nr);
+	EXPECT_GE(g.v[0], BURNT_AT_LEAST);
+	EXPECT_GE(g.v[1], BURNT_AT_LEAST);
+	EXPECT_GE(g.v[0] + 1000000, g.time_running)
+		TH_LOG("leader %llu ns, running %llu ns", g.v[0], g.time_running);
+
+	/*
+	 * Reset while asleep: from then on it counts the next run only,
+	 * which its running time measures however long the run took.
+	 */
+	ASSERT_EQ(0, read_ctr(mem, v));
+	running = v[2];
+	ASSERT_EQ(0, ioctl(mem, PERF_EVENT_IOC_RESET, 0));
+	ASSERT_EQ(0, sleeper_run(&s, 'n'));
+	ASSERT_EQ(0, read_ctr(mem, v));
+	EXPECT_LE(v[0], v[2] - running + 1000000)
+		TH_LOG("%llu ns counted after the reset, %llu ns run since",
+		       v[0], v[2] - running);
+
+	sleeper_stop(&s);
+	close(mem);
+	close(lead);
 }
 
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
