@@ -273,7 +273,12 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
 	struct perf_event_context *task_ctx;
-	struct perf_sample_data data;
+	/*
+	 * Initialised per sampling event; most events only count.  Left
+	 * alone by CONFIG_INIT_STACK_ALL_ZERO, which would clear all of it
+	 * at every context switch and page fault.
+	 */
+	struct perf_sample_data data __uninitialized;
 
 	if (WARN_ON_ONCE(!regs || event_id >= PERF_COUNT_SW_MAX))
 		return;

@@ -338,7 +338,8 @@ void perf_tp_event(u16 event_type, u64 count, void *record, int entry_size,
 			.size	= entry_size,
 		},
 	};
-	struct perf_sample_data data;
+	/* Initialised per event hit (tp_event_hit()); not cleared per call. */
+	struct perf_sample_data data __uninitialized;
 	struct perf_event *event;
 
 	lockdep_assert_preemption_disabled();
