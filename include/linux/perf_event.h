@@ -42,6 +42,7 @@
 #include <linux/irq_work.h>
 #include <linux/jump_label_ratelimit.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/perf/core_types.h>
@@ -604,7 +605,10 @@ struct perf_event {
 	struct perf_event		*aux_event;	/* the group's AUX-area event */
 
 	void (*destroy)(struct perf_event *event);
-	struct rcu_head			rcu_head;	/* deferred free */
+	union {
+		struct rcu_head		rcu_head;	/* deferred free */
+		struct llist_node	grave;		/* or in ctx->graveyard */
+	};
 
 	struct pid_namespace		*ns;		/* pids are reported in it */
 	u64				id;
@@ -724,6 +728,11 @@ struct perf_event_context {
 	 */
 	atomic_t			nr_pending_sigtrap;
 
+	/*
+	 * Events of an exited task's context, freed with it, after the
+	 * grace period of its own free (kernel/events/event.c).
+	 */
+	struct llist_head		graveyard;
 	struct rcu_head			rcu_head;
 };
 

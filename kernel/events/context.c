@@ -79,9 +79,11 @@
  *                        event_list, pmu_ctx_list, nr_events, nr_user,
  *                        nr_cgroups, nr_freq, clone_of, clone_gen,
  *                        generation;
- *                        atomic: refcount, nr_pending_sigtrap; task is
- *                        set at creation and cleared (mutex + lock) when
- *                        the task exits.
+ *                        atomic: refcount, nr_pending_sigtrap; lockless
+ *                        (llist): graveyard, added to as events of an
+ *                        exited task are freed, emptied by the RCU free
+ *                        of the context; task is set at creation and
+ *                        cleared (mutex + lock) when the task exits.
  *   perf_event_pmu_ctx   mutex + lock: pinned_groups, the flexible
  *                        queue's membership, nr_events, pmu_ctx_entry;
  *                        lock: active_groups, flexible_missed, the
@@ -223,6 +225,16 @@ void perf_get_ctx(struct perf_event_context *ctx)
 	refcount_inc(&ctx->refcount);
 }
 
+/* The context and the events buried with it (event.c), unreachable now. */
+static void perf_ctx_free_rcu(struct rcu_head *head)
+{
+	struct perf_event_context *ctx;
+
+	ctx = container_of(head, struct perf_event_context, rcu_head);
+	perf_event_free_buried(llist_del_all(&ctx->graveyard));
+	kfree(ctx);
+}
+
 /**
  * perf_put_ctx - drop a reference; the last one frees a task context
  * @ctx: the context
@@ -238,7 +250,7 @@ void perf_put_ctx(struct perf_event_context *ctx)
 		put_task_struct(task);
 	if (ctx->clone_of)
 		perf_put_ctx(ctx->clone_of);
-	kfree_rcu(ctx, rcu_head);
+	call_rcu(&ctx->rcu_head, perf_ctx_free_rcu);
 }
 
 /*

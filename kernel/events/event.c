@@ -271,17 +271,48 @@ void __init perf_event_slab_init(void)
 }
 
 /* Everything that must wait until RCU readers can no longer see us. */
-static void ev_free_rcu(struct rcu_head *head)
+static void ev_free_now(struct perf_event *event)
 {
-	struct perf_event *event = container_of(head, struct perf_event,
-						rcu_head);
-
 	/* The tracepoint path reads the filter under RCU. */
 	perf_event_free_filter(event);
 	kfree(event->addr_filter_ranges);
 	if (event->ns)
 		put_pid_ns(event->ns);
 	kmem_cache_free(perf_event_slab, event);
+}
+
+static void ev_free_rcu(struct rcu_head *head)
+{
+	ev_free_now(container_of(head, struct perf_event, rcu_head));
+}
+
+/*
+ * An event of an exited task's context is laid to rest with it.  The
+ * event holds a reference on the context until it is freed, so the
+ * context's own grace period (perf_put_ctx() frees it through RCU) starts
+ * after the event became unreachable, and the event's memory may wait
+ * for that one instead of queueing a grace period of its own: an exit
+ * frees all its inherited events at once.
+ */
+static bool ev_bury(struct perf_event *event, struct perf_event_context *ctx)
+{
+	if (READ_ONCE(ctx->task) != TASK_TOMBSTONE)
+		return false;
+	llist_add(&event->grave, &ctx->graveyard);
+	return true;
+}
+
+/**
+ * perf_event_free_buried() - free the events a context's graveyard held
+ * @first: llist_del_all() of the graveyard, from the context's RCU
+ *	callback
+ */
+void perf_event_free_buried(struct llist_node *first)
+{
+	struct perf_event *event, *next;
+
+	llist_for_each_entry_safe(event, next, first, grave)
+		ev_free_now(event);
 }
 
 /* The list heads, locks and deferred work an event has from birth. */
@@ -487,11 +518,14 @@ fail:
  *
  * Undoes perf_event_alloc(), also a partial one, and drops the context
  * and pmu context references the event took when it was installed.  The
- * memory goes after an RCU grace period.  May sleep.
+ * memory goes after an RCU grace period (the context's, for an event of
+ * an exited task).  May sleep.
  */
 void perf_free_event(struct perf_event *event)
 {
 	struct perf_event *aux = event->aux_event;
+	struct perf_event_context *ctx;
+	bool buried;
 
 	/* No irq_work or task_work may run on a freed event. */
 	perf_event_pending_sync(event);
@@ -549,9 +583,13 @@ void perf_free_event(struct perf_event *event)
 		perf_put_pmu_ctx(event->pmu_ctx);
 		event->pmu_ctx = NULL;
 	}
-	if (event->ctx) {
-		perf_put_ctx(event->ctx);
-		event->ctx = NULL;
+	ctx = event->ctx;
+	event->ctx = NULL;
+	if (ctx) {
+		buried = ev_bury(event, ctx);
+		perf_put_ctx(ctx);
+		if (buried)
+			return;
 	}
 
 	call_rcu(&event->rcu_head, ev_free_rcu);

@@ -118,6 +118,8 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 
 /* Free an event that is in no context (an error path, or after removal). */
 void perf_free_event(struct perf_event *event);
+/* Free the events an exited task's context kept (its RCU callback). */
+void perf_event_free_buried(struct llist_node *first);
 
 /* Drop a reference; the last one removes the event and frees it. */
 void put_event(struct perf_event *event);
