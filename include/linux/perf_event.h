@@ -659,7 +659,8 @@ struct perf_event {
  * @rcu_head: deferred free
  *
  * Allocated on the first event of a PMU in a context, freed with the last.
- * The CPU context's pmu contexts are embedded in struct perf_cpu_pmu_context.
+ * The CPU context's pmu contexts are embedded in struct perf_cpu_pmu_context,
+ * a task context's first ones in the context (epc_slots).
  */
 struct perf_event_pmu_context {
 	struct pmu			*pmu;
@@ -678,6 +679,9 @@ struct perf_event_pmu_context {
 	atomic_t			refcount;
 	struct rcu_head			rcu_head;
 };
+
+/* How many pmu contexts a task context has room for (epc_slots). */
+#define PERF_CTX_EPC_SLOTS	2
 
 /*
  * struct perf_event_context - the events of one task, or of one CPU
@@ -733,6 +737,12 @@ struct perf_event_context {
 	 * grace period of its own free (kernel/events/event.c).
 	 */
 	struct llist_head		graveyard;
+	/*
+	 * Room for a task context's first pmu contexts, each handed out
+	 * once (kernel/events/context.c): most tasks' events use one or
+	 * two PMUs, and a fork with inherited events then allocates none.
+	 */
+	struct perf_event_pmu_context	epc_slots[PERF_CTX_EPC_SLOTS];
 	struct rcu_head			rcu_head;
 };
 

@@ -78,7 +78,8 @@
  *                        CPU where the context is in); mutex + lock:
  *                        event_list, pmu_ctx_list, nr_events, nr_user,
  *                        nr_cgroups, nr_freq, clone_of, clone_gen,
- *                        generation;
+ *                        generation; lock: which of epc_slots are
+ *                        handed out;
  *                        atomic: refcount, nr_pending_sigtrap; lockless
  *                        (llist): graveyard, added to as events of an
  *                        exited task are freed, emptied by the RCU free
@@ -371,6 +372,33 @@ perf_task_epc_get_locked(struct perf_event_context *ctx, struct pmu *pmu)
 	return NULL;
 }
 
+/*
+ * @pmu's part of the task context @ctx made in room the context has for
+ * it (ctx->epc_slots), or NULL when all of it was handed out.  A slot
+ * serves once: after its last put it stays unlinked, and its memory goes
+ * with the context's, which outlives every reader of the part (event->
+ * pmu_ctx holds a context reference through the event).
+ */
+static struct perf_event_pmu_context *
+perf_task_epc_from_slot(struct perf_event_context *ctx, struct pmu *pmu)
+{
+	struct perf_event_pmu_context *epc;
+	int i;
+
+	lockdep_assert_held(&ctx->lock);
+	for (i = 0; i < PERF_CTX_EPC_SLOTS; i++) {
+		epc = &ctx->epc_slots[i];
+		if (epc->ctx)
+			continue;
+		perf_epc_init(epc, pmu, ctx);
+		epc->embedded = true;
+		atomic_set(&epc->refcount, 1);
+		list_add(&epc->pmu_ctx_entry, &ctx->pmu_ctx_list);
+		return epc;
+	}
+	return NULL;
+}
+
 /**
  * perf_find_get_pmu_context - @pmu's part of @ctx, with a reference
  * @pmu: the PMU
@@ -408,6 +436,8 @@ perf_find_get_pmu_context(struct pmu *pmu, struct perf_event_context *ctx,
 	/* Usually there is one already: inheritance asks once per event. */
 	raw_spin_lock_irq(&ctx->lock);
 	epc = perf_task_epc_get_locked(ctx, pmu);
+	if (!epc && !pmu->task_ctx_cache)
+		epc = perf_task_epc_from_slot(ctx, pmu);
 	raw_spin_unlock_irq(&ctx->lock);
 	if (epc)
 		return epc;
