@@ -312,17 +312,26 @@ static struct perf_event_context *perf_task_ctx_find(struct task_struct *task)
  * @cpu: the CPU of a CPU event
  *
  * Return: the context with a reference and its mutex held, or
- * ERR_PTR(-ESRCH) if @task has exited, or ERR_PTR(-ENOMEM).
+ * ERR_PTR(-ESRCH) if @task has exited, ERR_PTR(-ENODEV) if @cpu is
+ * offline, or ERR_PTR(-ENOMEM).
  */
 struct perf_event_context *perf_find_lock_context(struct task_struct *task,
 						  int cpu)
 {
+	struct perf_cpu_context *cpuctx;
 	struct perf_event_context *ctx;
 
 	if (!task) {
-		ctx = &per_cpu_ptr(&perf_cpu_context, cpu)->ctx;
+		cpuctx = per_cpu_ptr(&perf_cpu_context, cpu);
+		ctx = &cpuctx->ctx;
 		perf_get_ctx(ctx);
 		mutex_lock(&ctx->mutex);
+		/* The mutex holds off CPU hotplug's teardown of the context. */
+		if (!cpuctx->online) {
+			mutex_unlock(&ctx->mutex);
+			perf_put_ctx(ctx);
+			return ERR_PTR(-ENODEV);
+		}
 		return ctx;
 	}
 

@@ -169,7 +169,7 @@ const struct cpumask *perf_pmu_scope_span(unsigned int scope, int cpu);
  * Creates the task's context on first use, and claims it for the task
  * (clone.c) so that it stays the task's while the caller fills it.
  * Return: the context with a reference and its mutex held, or an ERR_PTR
- * (-ESRCH for a task that has exited).
+ * (-ESRCH for a task that has exited, -ENODEV for an offline CPU).
  */
 struct perf_event_context *perf_find_lock_context(struct task_struct *task,
 						  int cpu);

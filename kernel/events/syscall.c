@@ -211,6 +211,27 @@ static bool sc_exclusive_fits(struct perf_event *event,
 }
 
 /*
+ * The last checks before an event goes into @ctx, the same for events
+ * opened by user space and by the kernel: an exclusive PMU's room, then
+ * @pmu's part of the context for the event.  ctx->mutex held.
+ *
+ * Return: 0 with event->pmu_ctx set, -EBUSY or -ENOMEM.
+ */
+static int sc_bind(struct perf_event *event, struct perf_event_context *ctx,
+		   struct pmu *pmu)
+{
+	struct perf_event_pmu_context *epc;
+
+	if (!sc_exclusive_fits(event, ctx))
+		return -EBUSY;
+	epc = perf_find_get_pmu_context(pmu, ctx, event);
+	if (IS_ERR(epc))
+		return PTR_ERR(epc);
+	event->pmu_ctx = epc;
+	return 0;
+}
+
+/*
  * Can the new event join @st->leader's group?  Decides which PMU's part
  * of the context the event goes to (@st->pmu) and whether a pure software
  * group must first move over to the new event's PMU.  ctx->mutex held.
@@ -363,7 +384,6 @@ static struct file *sc_open_event(struct open_state *st, pid_t pid,
 				  int group_fd, int f_flags)
 {
 	struct perf_event_pmu_context *epc;
-	struct perf_cpu_context *cpuctx;
 	struct perf_event *event;
 	LIST_HEAD(members);
 	struct file *file;
@@ -431,46 +451,30 @@ static struct file *sc_open_event(struct open_state *st, pid_t pid,
 		goto unlock_exec;
 	}
 
-	if (!st->task) {
-		/* ctx->mutex holds off CPU hotplug's teardown of the context. */
-		cpuctx = container_of(st->ctx, struct perf_cpu_context, ctx);
-		if (!cpuctx->online) {
-			err = -ENODEV;
-			goto unlock_ctx;
-		}
-	}
-
 	err = sc_check_group(st);
 	if (err)
 		goto unlock_ctx;
 
-	epc = perf_find_get_pmu_context(st->pmu, st->ctx, event);
-	if (IS_ERR(epc)) {
-		err = PTR_ERR(epc);
-		goto unlock_ctx;
-	}
-	event->pmu_ctx = epc;
-
 	if (st->output) {
 		err = perf_event_set_output(event, st->output);
 		if (err)
-			goto put_epc;
+			goto unlock_ctx;
 	}
 
 	if (!sc_read_fits(event)) {
 		err = -E2BIG;
-		goto put_epc;
+		goto unlock_ctx;
 	}
 
 	if (!sc_link_aux(event, st->leader)) {
 		err = -EINVAL;
-		goto put_epc;
+		goto unlock_ctx;
 	}
 
-	if (!sc_exclusive_fits(event, st->ctx)) {
-		err = -EBUSY;
-		goto put_epc;
-	}
+	err = sc_bind(event, st->ctx, st->pmu);
+	if (err)
+		goto unlock_ctx;
+	epc = event->pmu_ctx;
 
 	if (st->move_group) {
 		err = sc_move_prepare(st, epc, &members);
@@ -609,9 +613,7 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 				 perf_overflow_handler_t overflow_handler,
 				 void *context)
 {
-	struct perf_event_pmu_context *epc;
 	struct perf_event_context *ctx;
-	struct perf_cpu_context *cpuctx;
 	struct perf_event *event;
 	int err;
 
@@ -634,27 +636,9 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 		goto free_event;
 	}
 
-	if (!task) {
-		cpuctx = container_of(ctx, struct perf_cpu_context, ctx);
-		if (!cpuctx->online) {
-			err = -ENODEV;
-			goto unlock;
-		}
-	}
-
-	epc = perf_find_get_pmu_context(event->pmu, ctx, event);
-	if (IS_ERR(epc)) {
-		err = PTR_ERR(epc);
+	err = sc_bind(event, ctx, event->pmu);
+	if (err)
 		goto unlock;
-	}
-	event->pmu_ctx = epc;
-
-	if (!sc_exclusive_fits(event, ctx)) {
-		perf_put_pmu_ctx(epc);
-		event->pmu_ctx = NULL;
-		err = -EBUSY;
-		goto unlock;
-	}
 
 	perf_install_in_context(ctx, event);
 	mutex_unlock(&ctx->mutex);
