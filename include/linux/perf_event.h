@@ -743,6 +743,14 @@ struct perf_event_context {
 	 * two PMUs, and a fork with inherited events then allocates none.
 	 */
 	struct perf_event_pmu_context	epc_slots[PERF_CTX_EPC_SLOTS];
+	/*
+	 * Memory for the copies a fork makes of the parent's events, in
+	 * one piece, freed with the context (kernel/events/context.c);
+	 * copy_slots_used of copy_slots_nr handed out.
+	 */
+	struct perf_event		*copy_slots;
+	unsigned int			copy_slots_nr;
+	unsigned int			copy_slots_used;
 	struct rcu_head			rcu_head;
 };
 

@@ -78,8 +78,8 @@
  *                        CPU where the context is in); mutex + lock:
  *                        event_list, pmu_ctx_list, nr_events, nr_user,
  *                        nr_cgroups, nr_freq, clone_of, clone_gen,
- *                        generation; lock: which of epc_slots are
- *                        handed out;
+ *                        generation, copy_slots_used; lock: which of
+ *                        epc_slots are handed out;
  *                        atomic: refcount, nr_pending_sigtrap; lockless
  *                        (llist): graveyard, added to as events of an
  *                        exited task are freed, emptied by the RCU free
@@ -217,6 +217,59 @@ struct perf_event_context *perf_ctx_alloc(struct task_struct *task)
 	return ctx;
 }
 
+/*
+ * Copies a fork makes in one allocation at most: past that the block
+ * would be a high-order one; the copies beyond get a slab object each.
+ */
+#define PERF_CTX_COPY_SLOTS_MAX	16
+
+/**
+ * perf_ctx_reserve_copies - make room in a new context for @nr copies
+ * @ctx: a task context that has no events yet, its mutex held
+ * @nr: how many events the fork is about to copy into it
+ *
+ * A fork with inherited events allocated one event per copy and freed
+ * them one by one at exit; a block for all of them is one allocation
+ * instead, and it goes with the context, which its copies hold until
+ * they are freed (event.c lets a copy in a slot wait for it).  Without
+ * memory for it, or for a single copy, the copies are allocated as any
+ * event is.
+ */
+void perf_ctx_reserve_copies(struct perf_event_context *ctx, unsigned int nr)
+{
+	lockdep_assert_held(&ctx->mutex);
+
+	nr = min_t(unsigned int, nr, PERF_CTX_COPY_SLOTS_MAX);
+	if (nr < 2 || ctx->copy_slots)
+		return;
+	/* Zeroed a slot at a time: a large block comes in whole pages. */
+	ctx->copy_slots = kmalloc_array(nr, sizeof(*ctx->copy_slots),
+					GFP_KERNEL | __GFP_NOWARN |
+					__GFP_NORETRY);
+	if (ctx->copy_slots)
+		ctx->copy_slots_nr = nr;
+}
+
+/**
+ * perf_ctx_copy_slot - zeroed memory in @ctx for the next copy, or NULL
+ * @ctx: the context the copy goes into, its mutex held
+ *
+ * Return: a slot of the block perf_ctx_reserve_copies() made, each handed
+ * out once; NULL when there is none (left), for an allocation of its own.
+ */
+struct perf_event *perf_ctx_copy_slot(struct perf_event_context *ctx)
+{
+	struct perf_event *slot;
+
+	lockdep_assert_held(&ctx->mutex);
+
+	if (ctx->copy_slots_used >= ctx->copy_slots_nr)
+		return NULL;
+	slot = &ctx->copy_slots[ctx->copy_slots_used++];
+	memset(slot, 0, sizeof(*slot));
+	return slot;
+}
+
 /**
  * perf_get_ctx - take a reference on a context
  * @ctx: the context
@@ -233,6 +286,7 @@ static void perf_ctx_free_rcu(struct rcu_head *head)
 
 	ctx = container_of(head, struct perf_event_context, rcu_head);
 	perf_event_free_buried(llist_del_all(&ctx->graveyard));
+	kfree(ctx->copy_slots);
 	kfree(ctx);
 }
 

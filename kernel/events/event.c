@@ -42,6 +42,7 @@
 #define EV_HELD_SCHED_KEY	0x10000000	/* perf_sched_events_get() */
 #define EV_HELD_SIDEBAND	0x20000000	/* perf_event_sb_attach() */
 #define EV_HELD_FREQ_TICK	0x40000000	/* perf_freq_tick_get() */
+#define EV_MEM_OF_CTX		0x08000000	/* in a context's copy slot */
 
 /* Source of event ids; the first id handed out is 1. */
 static atomic64_t perf_event_id_last;
@@ -278,7 +279,9 @@ static void ev_free_now(struct perf_event *event)
 	kfree(event->addr_filter_ranges);
 	if (event->ns)
 		put_pid_ns(event->ns);
-	kmem_cache_free(perf_event_slab, event);
+	/* A copy slot goes with its context's block. */
+	if (!(event->attach_state & EV_MEM_OF_CTX))
+		kmem_cache_free(perf_event_slab, event);
 }
 
 static void ev_free_rcu(struct rcu_head *head)
@@ -292,11 +295,14 @@ static void ev_free_rcu(struct rcu_head *head)
  * context's own grace period (perf_put_ctx() frees it through RCU) starts
  * after the event became unreachable, and the event's memory may wait
  * for that one instead of queueing a grace period of its own: an exit
- * frees all its inherited events at once.
+ * frees all its inherited events at once.  An event in one of the
+ * context's copy slots always waits for the context: its memory is the
+ * context's.
  */
 static bool ev_bury(struct perf_event *event, struct perf_event_context *ctx)
 {
-	if (READ_ONCE(ctx->task) != TASK_TOMBSTONE)
+	if (READ_ONCE(ctx->task) != TASK_TOMBSTONE &&
+	    !(event->attach_state & EV_MEM_OF_CTX))
 		return false;
 	llist_add(&event->grave, &ctx->graveyard);
 	return true;
@@ -353,6 +359,8 @@ static void ev_init_fields(struct perf_event *event)
  * @overflow_handler: in-kernel overflow callback, or NULL for the default
  * @context: cookie for @overflow_handler
  * @cgroup_fd: fd of a cgroup directory for PERF_FLAG_PID_CGROUP, else -1
+ * @mem: zeroed memory for the event that its context owns (a copy slot),
+ *	or NULL to allocate it
  *
  * The event comes back with one reference, in no context, with its
  * header sizes computed for its group as it is now.  An inherited event
@@ -369,7 +377,8 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 				    struct perf_event *group_leader,
 				    struct perf_event *parent,
 				    perf_overflow_handler_t overflow_handler,
-				    void *context, int cgroup_fd)
+				    void *context, int cgroup_fd,
+				    struct perf_event *mem)
 {
 	struct perf_event *event;
 	struct pmu *pmu;
@@ -383,11 +392,17 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	if (attr->sigtrap && !task)
 		return ERR_PTR(-EINVAL);
 
-	event = kmem_cache_alloc_node(perf_event_slab, GFP_KERNEL | __GFP_ZERO,
-				      cpu >= 0 ? cpu_to_node(cpu) :
-						 NUMA_NO_NODE);
-	if (!event)
-		return ERR_PTR(-ENOMEM);
+	if (mem) {
+		event = mem;
+		event->attach_state = EV_MEM_OF_CTX;
+	} else {
+		event = kmem_cache_alloc_node(perf_event_slab,
+					      GFP_KERNEL | __GFP_ZERO,
+					      cpu >= 0 ? cpu_to_node(cpu) :
+							 NUMA_NO_NODE);
+		if (!event)
+			return ERR_PTR(-ENOMEM);
+	}
 
 	ev_init_fields(event);
 	atomic_long_set(&event->refcount, 1);
@@ -413,7 +428,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	}
 
 	if (task) {
-		event->attach_state = PERF_ATTACH_TASK;
+		event->attach_state |= PERF_ATTACH_TASK;
 		/* event_init() needs the target before any context exists. */
 		event->hw.target = get_task_struct(task);
 	}
@@ -592,6 +607,14 @@ void perf_free_event(struct perf_event *event)
 			return;
 	}
 
+	/*
+	 * A copy that failed before it had a context: nothing can reach it
+	 * through one, and its slot stays with the block.
+	 */
+	if (event->attach_state & EV_MEM_OF_CTX) {
+		ev_free_now(event);
+		return;
+	}
 	call_rcu(&event->rcu_head, ev_free_rcu);
 }
 

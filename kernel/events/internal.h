@@ -101,6 +101,8 @@ DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
  * @overflow_handler: in-kernel overflow callback, or NULL for the default
  * @context: cookie for @overflow_handler
  * @cgroup_fd: fd of a cgroup directory for PERF_FLAG_PID_CGROUP, else -1
+ * @mem: zeroed memory for the event that its context owns (a copy slot,
+ *	perf_ctx_copy_slot()), or NULL to allocate it
  *
  * Runs pmu.c's perf_init_event(), sets the header sizes, takes the
  * references the event needs (task, PMU module, callchain buffers, static
@@ -114,7 +116,8 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 				    struct perf_event *group_leader,
 				    struct perf_event *parent,
 				    perf_overflow_handler_t overflow_handler,
-				    void *context, int cgroup_fd);
+				    void *context, int cgroup_fd,
+				    struct perf_event *mem);
 
 /* Free an event that is in no context (an error path, or after removal). */
 void perf_free_event(struct perf_event *event);
@@ -183,6 +186,8 @@ void perf_put_ctx(struct perf_event_context *ctx);
  * bookkeeping of one event, under the context's mutex and lock.
  */
 struct perf_event_context *perf_ctx_alloc(struct task_struct *task);
+void perf_ctx_reserve_copies(struct perf_event_context *ctx, unsigned int nr);
+struct perf_event *perf_ctx_copy_slot(struct perf_event_context *ctx);
 struct perf_event_context *perf_task_ctx_get(struct task_struct *task);
 void perf_ctx_link_event(struct perf_event *event,
 			 struct perf_event_context *ctx);

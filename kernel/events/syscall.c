@@ -416,7 +416,7 @@ static struct file *sc_open_event(struct open_state *st, pid_t pid,
 		return ERR_PTR(-EINVAL);
 
 	event = perf_event_alloc(&st->attr, st->cpu, st->task, st->leader,
-				 NULL, NULL, NULL, st->cgroup_fd);
+				 NULL, NULL, NULL, st->cgroup_fd, NULL);
 	if (IS_ERR(event))
 		return ERR_CAST(event);
 	st->event = event;
@@ -624,7 +624,7 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 		return ERR_PTR(-EINVAL);
 
 	event = perf_event_alloc(attr, cpu, task, NULL, NULL,
-				 overflow_handler, context, -1);
+				 overflow_handler, context, -1, NULL);
 	if (IS_ERR(event))
 		return event;
 

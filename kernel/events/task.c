@@ -50,7 +50,8 @@ perf_inherit_event(struct perf_event *event, struct task_struct *child,
 		return NULL;
 
 	copy = perf_event_alloc(&origin->attr, origin->cpu, child, child_leader,
-				origin, NULL, NULL, -1);
+				origin, NULL, NULL, -1,
+				perf_ctx_copy_slot(child_ctx));
 	if (IS_ERR(copy)) {
 		put_event(origin);
 		return copy;
@@ -142,6 +143,7 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 {
 	struct perf_event_context *parent_ctx, *child_ctx = NULL;
 	struct perf_event *event;
+	unsigned int nr = 0;
 	int err = 0;
 
 	child->perf_event_ctxp = NULL;
@@ -153,6 +155,11 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 		return 0;
 
 	mutex_lock(&parent_ctx->mutex);
+	/* A group is copied whole when its leader is inherited. */
+	list_for_each_entry(event, &parent_ctx->event_list, event_entry) {
+		if (perf_event_inherits(event->group_leader, clone_flags))
+			nr++;
+	}
 	list_for_each_entry(event, &parent_ctx->event_list, event_entry) {
 		if (event->group_leader != event ||
 		    !perf_event_inherits(event, clone_flags))
@@ -166,6 +173,7 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 			rcu_assign_pointer(child->perf_event_ctxp, child_ctx);
 			mutex_lock_nested(&child_ctx->mutex,
 					  SINGLE_DEPTH_NESTING);
+			perf_ctx_reserve_copies(child_ctx, nr);
 		}
 		err = perf_inherit_group(event, child, child_ctx);
 		if (err)

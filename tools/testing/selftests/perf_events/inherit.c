@@ -119,6 +119,54 @@ TEST(inherit_fork_child_page_faults_folded_at_exit)
 }
 
 /*
+ * Some of the parent's events are closed while a child that inherited
+ * them lives: their copies leave the child then, and the copy that is
+ * left still counts the child's faults into the parent at its exit.
+ * Ours keeps a fork's copies in one block that goes with the child's
+ * context; this frees copies from it while the context is in use (run
+ * it under DEBUG=1, KASAN, too).
+ */
+TEST(inherit_copies_closed_while_child_lives)
+{
+	char *p = map_pages(NPAGES);
+	int fds[3], go[2];
+	__u64 v = 0;
+	pid_t pid;
+	char c = 0;
+
+	ASSERT_NE(NULL, p);
+	for (int i = 0; i < 3; i++) {
+		fds[i] = open_pf(1, 0);
+		ASSERT_GE(fds[i], 0);
+	}
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		/* Its fds too: the parent's close is the last, below. */
+		close(fds[0]);
+		close(fds[2]);
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(2);
+		touch_pages(p, NPAGES);
+		_exit(0);
+	}
+	close(go[0]);
+	/* Released: the child's copies of these two go, the child lives. */
+	close(fds[0]);
+	close(fds[2]);
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(0, wait_exit0(pid));
+	close(go[1]);
+	ASSERT_EQ(0, read_count(fds[1], &v));
+	EXPECT_GE(v, NPAGES);
+	EXPECT_LE(v, NPAGES + 64);
+	close(fds[1]);
+	munmap(p, NPAGES * PAGE);
+}
+
+/*
  * The task an event was opened on exits while a child it forked lives on
  * and forks again: the grandchild is still counted.  Inheritance follows
  * the event, not its task; perf stat on a program whose first process
