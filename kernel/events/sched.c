@@ -1039,14 +1039,34 @@ struct perf_read_args {
 	bool			done;	/* counts and times brought up to date */
 };
 
+/*
+ * Have the PMU fold what @event (with @group, its active members too)
+ * counted into its count.  @event is ACTIVE; its context locked.
+ */
+static void perf_read_from_pmu(struct perf_event *event, bool group)
+{
+	struct pmu *pmu = event->pmu;
+	struct perf_event *sib;
+
+	if (!group) {
+		pmu->read(event);
+		return;
+	}
+	pmu->start_txn(pmu, PERF_PMU_TXN_READ);
+	pmu->read(event);
+	list_for_each_entry(sib, &event->sibling_list, sibling_entry) {
+		if (sib->state == PERF_EVENT_STATE_ACTIVE)
+			sib->pmu->read(sib);
+	}
+	pmu->commit_txn(pmu);
+}
+
 static void perf_read_on_cpu(void *info)
 {
 	struct perf_read_args *args = info;
 	struct perf_event *event = args->event;
 	struct perf_event_context *ctx = event->ctx;
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
-	struct perf_event *sib;
-	struct pmu *pmu;
 
 	/* Only if the context is really here; it may have moved on. */
 	if (ctx->task && cpuctx->task_ctx != ctx)
@@ -1057,23 +1077,9 @@ static void perf_read_on_cpu(void *info)
 		perf_ctx_update_time(ctx);
 	perf_event_update_time(event);
 	args->done = true;
-	if (event->state != PERF_EVENT_STATE_ACTIVE ||
-	    event->oncpu != smp_processor_id())
-		goto out;
-
-	pmu = event->pmu;
-	if (!args->group) {
-		pmu->read(event);
-		goto out;
-	}
-	pmu->start_txn(pmu, PERF_PMU_TXN_READ);
-	pmu->read(event);
-	list_for_each_entry(sib, &event->sibling_list, sibling_entry) {
-		if (sib->state == PERF_EVENT_STATE_ACTIVE)
-			sib->pmu->read(sib);
-	}
-	pmu->commit_txn(pmu);
-out:
+	if (event->state == PERF_EVENT_STATE_ACTIVE &&
+	    event->oncpu == smp_processor_id())
+		perf_read_from_pmu(event, args->group);
 	raw_spin_unlock(&ctx->lock);
 }
 
@@ -1089,7 +1095,6 @@ static void perf_read_off_pmu(struct perf_event *event, bool group)
 {
 	struct perf_event_context *ctx = event->ctx;
 	unsigned long flags;
-	struct perf_event *sib;
 
 	if (!ctx)
 		return;
@@ -1098,16 +1103,8 @@ static void perf_read_off_pmu(struct perf_event *event, bool group)
 		perf_ctx_update_time(ctx);
 	perf_event_update_time(event);
 	if (!ctx->is_active && event->state == PERF_EVENT_STATE_ACTIVE &&
-	    perf_group_parks(event->group_leader)) {
-		event->pmu->read(event);
-		if (group) {
-			list_for_each_entry(sib, &event->sibling_list,
-					    sibling_entry) {
-				if (sib->state == PERF_EVENT_STATE_ACTIVE)
-					sib->pmu->read(sib);
-			}
-		}
-	}
+	    perf_group_parks(event->group_leader))
+		perf_read_from_pmu(event, group);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 }
 
