@@ -225,7 +225,7 @@ struct perf_event_context *perf_ctx_alloc(struct task_struct *task)
 
 /**
  * perf_ctx_reserve_copies - make room in a new context for @nr copies
- * @ctx: a task context that has no events yet, its mutex held
+ * @ctx: a task context just allocated, no events yet, its mutex held
  * @nr: how many events the fork is about to copy into it
  *
  * A fork with inherited events allocated one event per copy and freed
@@ -240,7 +240,7 @@ void perf_ctx_reserve_copies(struct perf_event_context *ctx, unsigned int nr)
 	lockdep_assert_held(&ctx->mutex);
 
 	nr = min_t(unsigned int, nr, PERF_CTX_COPY_SLOTS_MAX);
-	if (nr < 2 || ctx->copy_slots)
+	if (nr < 2)
 		return;
 	/* Zeroed a slot at a time: a large block comes in whole pages. */
 	ctx->copy_slots = kmalloc_array(nr, sizeof(*ctx->copy_slots),

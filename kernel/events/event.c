@@ -36,13 +36,14 @@
 /*
  * attach_state bits private to this file: they remember which of the
  * optional references perf_event_alloc() took, so that perf_free_event()
- * undoes exactly those, whether the event was fully set up or not.  They
- * sit far above the PERF_ATTACH_* bits of <linux/perf_event.h>.
+ * undoes exactly those, whether the event was fully set up or not, and
+ * whose memory the event is in.  They sit far above the PERF_ATTACH_*
+ * bits of <linux/perf_event.h>.
  */
+#define EV_MEM_OF_CTX		0x08000000	/* in a context's copy slot */
 #define EV_HELD_SCHED_KEY	0x10000000	/* perf_sched_events_get() */
 #define EV_HELD_SIDEBAND	0x20000000	/* perf_event_sb_attach() */
 #define EV_HELD_FREQ_TICK	0x40000000	/* perf_freq_tick_get() */
-#define EV_MEM_OF_CTX		0x08000000	/* in a context's copy slot */
 
 /* Source of event ids; the first id handed out is 1. */
 static atomic64_t perf_event_id_last;
