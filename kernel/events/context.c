@@ -1024,37 +1024,42 @@ static void perf_ctx_forget_groups(struct perf_event_context *ctx)
 }
 
 /**
- * perf_ctx_exit_events - take every event out of an exited task's context
- * @ctx: the context, scheduled out for good (its task is TASK_TOMBSTONE);
- *	mutex held
+ * perf_ctx_exit_events - take every event out of an exiting task's context
+ * @ctx: the context of the exiting task, which is current; mutex held,
+ *	the task's pointer to it cleared
  * @gone: where the events go, linked through their event_entry
  *
  * What perf_remove_from_context() does at exit, for all the events in one
- * pass under the lock: nothing runs the context, so there is no CPU to
- * call.  Each event ends in the EXIT state; an inherited copy also leaves
- * its group (it is freed next), while the task's own events keep theirs
- * for their fds to read.  The caller takes each event off @gone with
- * list_del_init() before it lets go of it.
+ * pass under the locks and with interrupts off (the caller's): the
+ * context leaves this CPU for good and becomes TASK_TOMBSTONE, and each
+ * event comes off its PMU (perf_event_exit_state()) and out of the
+ * context.  An inherited copy also leaves its group (it is freed next),
+ * while the task's own events keep theirs for their fds to read.  The
+ * caller takes each event off @gone with list_del_init() before it lets
+ * go of it.
  */
 void perf_ctx_exit_events(struct perf_event_context *ctx,
 			  struct list_head *gone)
 {
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
 	struct perf_event *event, *tmp;
-	unsigned long flags;
 
 	lockdep_assert_held(&ctx->mutex);
+	lockdep_assert_irqs_disabled();
 
-	raw_spin_lock_irq(&ctx->lock);
-	WARN_ON_ONCE(ctx->is_active || ctx->task != TASK_TOMBSTONE);
+	perf_ctx_lock(cpuctx, ctx);
+	perf_task_ctx_stop(cpuctx, ctx);
+	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
+	WARN_ON_ONCE(ctx->is_active & EVENT_ALL);
 	perf_ctx_forget_groups(ctx);
 	list_for_each_entry_safe(event, tmp, &ctx->event_list, event_entry) {
-		flags = DETACH_EXIT;
+		perf_event_exit_state(event, ctx);
 		if (event->parent)
-			flags |= DETACH_GROUP;
-		perf_remove_fn(event, NULL, ctx, (void *)flags);
+			perf_group_detach(event);
+		perf_ctx_unlink_event(event, ctx);
 		list_add_tail(&event->event_entry, gone);
 	}
-	raw_spin_unlock_irq(&ctx->lock);
+	perf_ctx_unlock(cpuctx, ctx);
 }
 
 /* ----------------------------------------------------------------------

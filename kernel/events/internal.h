@@ -353,6 +353,15 @@ static inline u64 perf_event_count(struct perf_event *event)
 void perf_task_ctx_sched_out(struct perf_event_context *ctx, int event_type);
 void perf_task_ctx_sched_in(struct perf_event_context *ctx);
 
+/*
+ * An exiting task's context: off this CPU with its clock stopped, then
+ * each event off its PMU straight into EXIT (context.c's exit pass).
+ */
+void perf_task_ctx_stop(struct perf_cpu_context *cpuctx,
+			struct perf_event_context *ctx);
+void perf_event_exit_state(struct perf_event *event,
+			   struct perf_event_context *ctx);
+
 /* Multiplexing: interval per PMU and CPU, and its sysfs knob. */
 void perf_mux_init_cpu(struct pmu *pmu, int cpu);
 void perf_mux_set_interval(struct pmu *pmu, int interval_ms);

@@ -186,6 +186,23 @@ static int perf_event_sched_in(struct perf_event *event,
 	return 0;
 }
 
+/* Take an ACTIVE event off its PMU, into @state. */
+static void perf_event_off(struct perf_event *event,
+			   enum perf_event_state state)
+{
+	struct perf_cpu_pmu_context *cpc = perf_cpc(event);
+
+	event->pmu->del(event, 0);
+	WRITE_ONCE(event->oncpu, -1);
+	perf_event_set_state(event, state);
+
+	if (is_software_event(event))
+		return;
+	cpc->active_oncpu--;
+	if (event->attr.exclusive || !cpc->active_oncpu)
+		cpc->exclusive = 0;
+}
+
 /**
  * perf_event_sched_out - take one event off its PMU
  * @event: the event, active on this CPU
@@ -194,27 +211,40 @@ static int perf_event_sched_in(struct perf_event *event,
 void perf_event_sched_out(struct perf_event *event,
 			  struct perf_event_context *ctx)
 {
-	struct perf_cpu_pmu_context *cpc = perf_cpc(event);
 	enum perf_event_state state = PERF_EVENT_STATE_INACTIVE;
 
 	lockdep_assert_held(&ctx->lock);
 	if (event->state != PERF_EVENT_STATE_ACTIVE)
 		return;
 
-	event->pmu->del(event, 0);
-	WRITE_ONCE(event->oncpu, -1);
-
 	if (event->pending_disable) {
 		event->pending_disable = 0;
 		state = PERF_EVENT_STATE_OFF;
 	}
-	perf_event_set_state(event, state);
+	perf_event_off(event, state);
+}
 
-	if (is_software_event(event))
+/**
+ * perf_event_exit_state - an event of an exiting task's context ends
+ * @event: the event
+ * @ctx: its context, locked, no longer in on any CPU
+ *	(perf_task_ctx_stop())
+ *
+ * An event still ACTIVE was on this CPU with its task, or is parked
+ * (whose PMU's del may run anywhere): it comes off straight into the
+ * EXIT state.  One state change where a switch-out and then the exit
+ * would make two, and no charge to a flexible queue that is going away.
+ */
+void perf_event_exit_state(struct perf_event *event,
+			   struct perf_event_context *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (event->state != PERF_EVENT_STATE_ACTIVE) {
+		perf_event_set_state(event, PERF_EVENT_STATE_EXIT);
 		return;
-	cpc->active_oncpu--;
-	if (event->attr.exclusive || !cpc->active_oncpu)
-		cpc->exclusive = 0;
+	}
+	event->pending_disable = 0;
+	perf_event_off(event, PERF_EVENT_STATE_EXIT);
 }
 
 /*
@@ -500,6 +530,18 @@ static void perf_flexible_sched_in(struct perf_event_pmu_context *epc,
 		perf_mux_kick(epc);
 }
 
+/*
+ * The last group of @ctx went off (or is about to, perf_task_ctx_stop()):
+ * its clock stops at the instant of the last update, not at a fresh
+ * perf_clock(): time between the two would count as enabled but not
+ * running.
+ */
+static void perf_ctx_clock_off(struct perf_event_context *ctx)
+{
+	perf_tclock_stop(&ctx->clock, ctx->clock.stamp);
+	ctx->is_active &= EVENT_FROZEN;
+}
+
 static void perf_ctx_sched_out(struct perf_event_context *ctx, int type)
 {
 	struct perf_event_pmu_context *epc;
@@ -513,15 +555,8 @@ static void perf_ctx_sched_out(struct perf_event_context *ctx, int type)
 		perf_epc_sched_out(epc, ctx, type);
 
 	ctx->is_active &= ~(type & EVENT_ALL);
-	if (!(ctx->is_active & EVENT_ALL)) {
-		/*
-		 * The clock stops at the instant the events went off, not at
-		 * a fresh perf_clock(): time between the two would count as
-		 * enabled but not running.
-		 */
-		perf_tclock_stop(&ctx->clock, ctx->clock.stamp);
-		ctx->is_active &= EVENT_FROZEN;
-	}
+	if (!(ctx->is_active & EVENT_ALL))
+		perf_ctx_clock_off(ctx);
 }
 
 static void perf_ctx_sched_in(struct perf_event_context *ctx, int type)
@@ -637,6 +672,29 @@ void perf_task_ctx_sched_out(struct perf_event_context *ctx, int event_type)
 			cpuctx->task_ctx = NULL;
 	}
 	perf_ctx_unlock(cpuctx, ctx);
+}
+
+/**
+ * perf_task_ctx_stop - an exiting task's context leaves the CPU for good
+ * @cpuctx: this CPU's context
+ * @ctx: the task context, locked with @cpuctx (perf_ctx_lock())
+ *
+ * If @ctx is in here, its clock stops and the CPU forgets it, with its
+ * groups left as they are: the exit takes each event off itself
+ * (perf_event_exit_state()), at the instant the clock stopped.
+ */
+void perf_task_ctx_stop(struct perf_cpu_context *cpuctx,
+			struct perf_event_context *ctx)
+{
+	lockdep_assert_held(&cpuctx->ctx.lock);
+	lockdep_assert_held(&ctx->lock);
+	if (cpuctx->task_ctx != ctx)
+		return;
+	if (ctx->is_active & (EVENT_ALL | EVENT_TIME)) {
+		perf_ctx_update_time(ctx);
+		perf_ctx_clock_off(ctx);
+	}
+	cpuctx->task_ctx = NULL;
 }
 
 /* Does @ctx have pinned groups on any PMU? */

@@ -235,7 +235,6 @@ static void perf_event_exit_child(struct perf_event *child,
  */
 void perf_event_exit_task(struct task_struct *child)
 {
-	struct perf_cpu_context *cpuctx;
 	struct perf_event_context *ctx;
 	struct perf_event *event, *tmp;
 	LIST_HEAD(gone);
@@ -267,19 +266,14 @@ void perf_event_exit_task(struct task_struct *child)
 	/*
 	 * Off the PMU for good; from now on the context runs nowhere.  With
 	 * the pointer cleared first (no new context can appear: the task is
-	 * PF_EXITING), a later switch back to this task finds nothing.
+	 * PF_EXITING), a later switch back to this task finds nothing; with
+	 * interrupts off, none comes before the events are off.
 	 */
 	local_irq_disable();
 	RCU_INIT_POINTER(child->perf_event_ctxp, NULL);
-	cpuctx = this_cpu_ptr(&perf_cpu_context);
-	if (cpuctx->task_ctx == ctx)
-		perf_task_ctx_sched_out(ctx, EVENT_ALL);
-	raw_spin_lock(&ctx->lock);
-	WRITE_ONCE(ctx->task, TASK_TOMBSTONE);
-	raw_spin_unlock(&ctx->lock);
+	perf_ctx_exit_events(ctx, &gone);
 	local_irq_enable();
 
-	perf_ctx_exit_events(ctx, &gone);
 	list_for_each_entry_safe(event, tmp, &gone, event_entry) {
 		list_del_init(&event->event_entry);
 		if (event->parent)
