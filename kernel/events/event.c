@@ -456,28 +456,37 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	event->hw.last_period = period;
 	local64_set(&event->hw.period_left, period);
 
-	err = perf_attr_check_alloc(&event->attr);
-	if (err)
-		goto fail;
+	/*
+	 * An inherited copy has its origin's attr and kind of target, and
+	 * usually its PMU: rules those passed when the origin was opened
+	 * are not asked again.
+	 */
+	if (!parent) {
+		err = perf_attr_check_alloc(&event->attr);
+		if (err)
+			goto fail;
+	}
 
 	err = perf_init_event(event);
 	if (err)
 		goto fail;
 	pmu = event->pmu;
 
-	/*
-	 * A PMU without task contexts (uncore and the like) counts the
-	 * whole package: neither a task nor a cgroup can be singled out.
-	 */
-	if (pmu->task_ctx_nr == perf_invalid_context &&
-	    (task || cgroup_fd != -1)) {
-		err = -EINVAL;
-		goto fail;
+	if (!parent || pmu != parent->pmu) {
+		/*
+		 * A PMU without task contexts (uncore and the like) counts
+		 * the whole package: neither a task nor a cgroup can be
+		 * singled out.
+		 */
+		if (pmu->task_ctx_nr == perf_invalid_context &&
+		    (task || cgroup_fd != -1)) {
+			err = -EINVAL;
+			goto fail;
+		}
+		err = perf_attr_check_pmu(&event->attr, pmu->capabilities);
+		if (err)
+			goto fail;
 	}
-
-	err = perf_attr_check_pmu(&event->attr, pmu->capabilities);
-	if (err)
-		goto fail;
 	if (event->attr.aux_start_paused)
 		event->hw.aux_paused = 1;
 

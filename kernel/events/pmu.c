@@ -10,7 +10,9 @@
  * sysfs side is the "event_source" bus, one device per named PMU.
  *
  * Lifetime: lookups run under pmus_srcu; perf_pmu_unregister() unlinks
- * first and waits for readers before it frees anything.  Writers (register,
+ * first and waits for readers before it frees anything.  A PMU with an
+ * event on it is not unregistered, so an inherited copy, which goes to
+ * its parent's PMU, needs no lookup and no SRCU section.  Writers (register,
  * unregister, the sysfs mux knob) serialise on perf_pmus_mutex.
  *
  * Type numbers: attr.type values below PERF_TYPE_MAX are the fixed ABI
@@ -355,16 +357,17 @@ int perf_init_event(struct perf_event *event)
 	unsigned int type;
 	int srcu_idx, hops, err;
 
-	srcu_idx = srcu_read_lock(&pmus_srcu);
-
 	/* Drivers may rewrite attr.type to forward; remember what was asked. */
 	event->orig_type = event->attr.type;
 
+	/* A copy: its parent (held by the inheritance) pins the PMU. */
 	if (event->parent && event->parent->pmu) {
 		err = pmu_offer_event(event->parent->pmu, event);
 		if (!err)
-			goto out;
+			return 0;
 	}
+
+	srcu_idx = srcu_read_lock(&pmus_srcu);
 
 	type = event->attr.type;
 	if (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) {
