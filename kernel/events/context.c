@@ -462,6 +462,22 @@ perf_task_epc_from_slot(struct perf_event_context *ctx, struct pmu *pmu)
 	return NULL;
 }
 
+/*
+ * @pmu's part of the task context @ctx with a reference: the one there is,
+ * or one made in the context's room for it; NULL when it must be
+ * allocated.
+ */
+static struct perf_event_pmu_context *
+perf_task_epc_find_locked(struct perf_event_context *ctx, struct pmu *pmu)
+{
+	struct perf_event_pmu_context *epc;
+
+	epc = perf_task_epc_get_locked(ctx, pmu);
+	if (!epc && !pmu->task_ctx_cache)
+		epc = perf_task_epc_from_slot(ctx, pmu);
+	return epc;
+}
+
 /**
  * perf_find_get_pmu_context - @pmu's part of @ctx, with a reference
  * @pmu: the PMU
@@ -496,11 +512,9 @@ perf_find_get_pmu_context(struct pmu *pmu, struct perf_event_context *ctx,
 		return epc;
 	}
 
-	/* Usually there is one already: inheritance asks once per event. */
+	/* Usually there is one already, or room for it. */
 	raw_spin_lock_irq(&ctx->lock);
-	epc = perf_task_epc_get_locked(ctx, pmu);
-	if (!epc && !pmu->task_ctx_cache)
-		epc = perf_task_epc_from_slot(ctx, pmu);
+	epc = perf_task_epc_find_locked(ctx, pmu);
 	raw_spin_unlock_irq(&ctx->lock);
 	if (epc)
 		return epc;
@@ -819,6 +833,39 @@ void perf_ctx_link_event(struct perf_event *event,
 	leader->attach_state |= PERF_ATTACH_GROUP;
 	event->attach_state |= PERF_ATTACH_GROUP;
 	perf_event_update_group_sizes(leader);
+}
+
+/**
+ * perf_ctx_link_copy - put an inherited copy into its new context
+ * @copy: the copy, event->ctx set
+ * @ctx: the child task's context, its mutex held
+ * @pmu: the PMU whose part of @ctx the copy joins (its group leader's)
+ *
+ * A fork does this for every copy: the pmu context is found and the copy
+ * linked under one taking of the lock, unless the part must be allocated.
+ *
+ * Return: 0, or -ENOMEM with the copy in no context.
+ */
+int perf_ctx_link_copy(struct perf_event *copy, struct perf_event_context *ctx,
+		       struct pmu *pmu)
+{
+	struct perf_event_pmu_context *epc;
+
+	lockdep_assert_held(&ctx->mutex);
+
+	raw_spin_lock_irq(&ctx->lock);
+	epc = perf_task_epc_find_locked(ctx, pmu);
+	if (!epc) {
+		raw_spin_unlock_irq(&ctx->lock);
+		epc = perf_find_get_pmu_context(pmu, ctx, copy);
+		if (IS_ERR(epc))
+			return PTR_ERR(epc);
+		raw_spin_lock_irq(&ctx->lock);
+	}
+	copy->pmu_ctx = epc;
+	perf_ctx_link_event(copy, ctx);
+	raw_spin_unlock_irq(&ctx->lock);
+	return 0;
 }
 
 void perf_ctx_unlink_event(struct perf_event *event,

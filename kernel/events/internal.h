@@ -246,6 +246,10 @@ void perf_install_in_context(struct perf_event_context *ctx,
 #define DETACH_DEAD	0x04	/* mark PERF_EVENT_STATE_DEAD */
 #define DETACH_EXIT	0x08	/* mark PERF_EVENT_STATE_EXIT */
 
+/* An inherited copy into the child's context, at fork (task.c). */
+int perf_ctx_link_copy(struct perf_event *copy, struct perf_event_context *ctx,
+		       struct pmu *pmu);
+
 void perf_remove_from_context(struct perf_event *event, unsigned long flags);
 void perf_ctx_exit_events(struct perf_event_context *ctx,
 			  struct list_head *gone);

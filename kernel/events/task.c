@@ -37,9 +37,9 @@ perf_inherit_event(struct perf_event *event, struct task_struct *child,
 		   struct perf_event *child_leader)
 {
 	struct perf_event *origin = event->parent ? event->parent : event;
-	struct perf_event_pmu_context *epc;
 	struct perf_event *copy;
 	struct pmu *pmu;
+	int err;
 
 	/*
 	 * An origin whose task has exited (EXIT) still has children: they
@@ -64,15 +64,6 @@ perf_inherit_event(struct perf_event *event, struct task_struct *child,
 		local64_set(&copy->hw.period_left, event->hw.sample_period);
 	}
 
-	pmu = child_leader ? child_leader->pmu_ctx->pmu : copy->pmu;
-	epc = perf_find_get_pmu_context(pmu, child_ctx, copy);
-	if (IS_ERR(epc)) {
-		perf_free_event(copy);
-		put_event(origin);
-		return ERR_CAST(epc);
-	}
-	copy->pmu_ctx = epc;
-
 	perf_get_ctx(child_ctx);
 	WRITE_ONCE(copy->ctx, child_ctx);
 
@@ -81,7 +72,7 @@ perf_inherit_event(struct perf_event *event, struct task_struct *child,
 	 * finds on its child_list: test and link under child_mutex, so that
 	 * either the release sees the copy or we see DEAD.  The reaper also
 	 * takes the child context's mutex, which our caller holds until the
-	 * copy is in the context.
+	 * copy is in the context (or off the list again).
 	 */
 	mutex_lock(&origin->child_mutex);
 	if (origin->state == PERF_EVENT_STATE_DEAD) {
@@ -94,9 +85,16 @@ perf_inherit_event(struct perf_event *event, struct task_struct *child,
 	mutex_unlock(&origin->child_mutex);
 	copy->attach_state |= PERF_ATTACH_CHILD;
 
-	raw_spin_lock_irq(&child_ctx->lock);
-	perf_ctx_link_event(copy, child_ctx);
-	raw_spin_unlock_irq(&child_ctx->lock);
+	pmu = child_leader ? child_leader->pmu_ctx->pmu : copy->pmu;
+	err = perf_ctx_link_copy(copy, child_ctx, pmu);
+	if (err) {
+		mutex_lock(&origin->child_mutex);
+		list_del_init(&copy->child_list);
+		mutex_unlock(&origin->child_mutex);
+		perf_free_event(copy);
+		put_event(origin);
+		return ERR_PTR(err);
+	}
 	return copy;
 }
 
