@@ -408,15 +408,21 @@ struct perf_event_context *perf_find_lock_context(struct task_struct *task,
 	}
 }
 
-static void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
-			  struct perf_event_context *ctx)
+/**
+ * perf_epc_init - set up @pmu's part of @ctx, empty and in no list
+ * @epc: the pmu context
+ * @pmu: its PMU
+ * @ctx: its context
+ */
+void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
+		   struct perf_event_context *ctx)
 {
 	epc->pmu = pmu;
 	epc->ctx = ctx;
 	INIT_LIST_HEAD(&epc->pmu_ctx_entry);
 	INIT_LIST_HEAD(&epc->pinned_groups);
 	INIT_LIST_HEAD(&epc->active_groups);
-	perf_flex_queue_init(&epc->flexible);
+	perf_flex_queue_init(&epc->flexible, perf_pmu_groups_all_fit(pmu));
 }
 
 /* @pmu's part of the task context @ctx with a reference, or NULL. */
@@ -1061,7 +1067,7 @@ static void perf_ctx_forget_groups(struct perf_event_context *ctx)
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
 		INIT_LIST_HEAD(&epc->pinned_groups);
 		INIT_LIST_HEAD(&epc->active_groups);
-		perf_flex_queue_init(&epc->flexible);
+		perf_flex_queue_init(&epc->flexible, epc->flexible.all_fit);
 	}
 	list_for_each_entry(event, &ctx->event_list, event_entry) {
 		INIT_LIST_HEAD(&event->group_entry);

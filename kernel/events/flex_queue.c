@@ -29,6 +29,15 @@
  * goes backwards.  A group that keeps missing is not allowed to fall more
  * than max_lag behind the floor either, so that when it can finally go on
  * it gets a bounded head start rather than an unbounded one.
+ *
+ * Queues whose groups all fit.  On a PMU that schedules in software (the
+ * core's own: software events, the clocks, tracepoints, breakpoints) a
+ * group never waits for room, so no order is fairer than another: such
+ * a queue (all_fit) is a plain list in the order the groups came, O(1)
+ * to add to, remove from and step through, which is what a fork with
+ * many inherited software events and every switch of their task pay.
+ * Should a group miss all the same (its PMU refused it), a charge sends
+ * it to the back: round robin.  There is no floor and no lag to cap.
  */
 
 #include <linux/bug.h>
@@ -56,10 +65,15 @@ static bool flex_before(struct rb_node *a, const struct rb_node *b)
 /**
  * perf_flex_queue_init - set up an empty queue
  * @q: the queue
+ * @all_fit: the queue's groups never compete for room: a plain list
  */
-void perf_flex_queue_init(struct perf_flex_queue *q)
+void perf_flex_queue_init(struct perf_flex_queue *q, bool all_fit)
 {
-	q->root = RB_ROOT_CACHED;
+	if (all_fit)
+		INIT_LIST_HEAD(&q->fifo);
+	else
+		q->root = RB_ROOT_CACHED;
+	q->all_fit = all_fit;
 	q->min_vruntime = 0;
 	q->next_seq = 0;
 	q->nr = 0;
@@ -89,11 +103,17 @@ EXPORT_SYMBOL_IF_KUNIT(perf_flex_node_init);
  */
 void perf_flex_add(struct perf_flex_queue *q, struct perf_flex_node *node)
 {
-	struct perf_flex_node *first = perf_flex_first(q);
+	struct perf_flex_node *first;
 
 	if (WARN_ON_ONCE(perf_flex_queued(node)))
 		return;
 
+	if (q->all_fit) {
+		list_add_tail(&node->entry, &q->fifo);
+		q->nr++;
+		return;
+	}
+	first = perf_flex_first(q);
 	if (first && first->vruntime > q->min_vruntime)
 		q->min_vruntime = first->vruntime;
 	node->vruntime = q->min_vruntime;
@@ -115,8 +135,12 @@ void perf_flex_remove(struct perf_flex_queue *q, struct perf_flex_node *node)
 	if (WARN_ON_ONCE(!perf_flex_queued(node)))
 		return;
 
-	rb_erase_cached(&node->rb, &q->root);
-	RB_CLEAR_NODE(&node->rb);
+	if (q->all_fit) {
+		list_del_init(&node->entry);
+	} else {
+		rb_erase_cached(&node->rb, &q->root);
+		RB_CLEAR_NODE(&node->rb);
+	}
 	q->nr--;
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_flex_remove);
@@ -130,13 +154,18 @@ EXPORT_SYMBOL_IF_KUNIT(perf_flex_remove);
  * Moves the node behind every node with the same vruntime, so groups that
  * ran equally long take turns.  Not to be called during a perf_flex_sched()
  * walk of @q.  Charging a node that is not queued only adds to its
- * vruntime.
+ * vruntime.  In an all_fit queue the node goes to the back.
  */
 void perf_flex_charge(struct perf_flex_queue *q, struct perf_flex_node *node,
 		      u64 delta)
 {
 	if (!perf_flex_queued(node)) {
 		node->vruntime += delta;
+		return;
+	}
+	if (q->all_fit) {
+		node->vruntime += delta;
+		list_move_tail(&node->entry, &q->fifo);
 		return;
 	}
 
@@ -151,22 +180,32 @@ EXPORT_SYMBOL_IF_KUNIT(perf_flex_charge);
  * perf_flex_first - the group that has run least
  * @q: the queue
  *
- * Return: the first node in (vruntime, seq) order, or NULL if @q is empty.
+ * Return: the first node in (vruntime, seq) order (of an all_fit queue:
+ * the first in the list), or NULL if @q is empty.
  */
 struct perf_flex_node *perf_flex_first(struct perf_flex_queue *q)
 {
+	if (q->all_fit)
+		return list_first_entry_or_null(&q->fifo, struct perf_flex_node,
+						entry);
 	return flex_node(rb_first_cached(&q->root));
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_flex_first);
 
 /**
  * perf_flex_next - the group after @node
- * @node: a queued node
+ * @q: the queue
+ * @node: a node queued on @q
  *
- * Return: the next node in (vruntime, seq) order, or NULL after the last.
+ * Return: the next node in (vruntime, seq) order (of an all_fit queue: in
+ * the list), or NULL after the last.
  */
-struct perf_flex_node *perf_flex_next(struct perf_flex_node *node)
+struct perf_flex_node *perf_flex_next(struct perf_flex_queue *q,
+				      struct perf_flex_node *node)
 {
+	if (q->all_fit)
+		return list_is_last(&node->entry, &q->fifo) ? NULL :
+		       list_next_entry(node, entry);
 	return flex_node(rb_next(&node->rb));
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_flex_next);
@@ -204,7 +243,8 @@ static void flex_cap_lag(struct perf_flex_queue *q, u64 max_lag)
  * @max_misses: stop after this many groups in a row did not fit; 0 for
  *	no limit
  *
- * Visits the nodes in (vruntime, seq) order.  A group that does not fit
+ * Visits the nodes in (vruntime, seq) order, or an all_fit queue's in
+ * its list's.  A group that does not fit
  * is passed over, so smaller groups behind it still get their chance; the
  * bound keeps the walk short once the PMU is full.  Groups that
  * @try_fn skips neither count as misses nor end a run of them.
@@ -222,10 +262,11 @@ int perf_flex_sched(struct perf_flex_queue *q, u64 max_lag,
 	bool placed = false;
 	int ret;
 
-	flex_cap_lag(q, max_lag);
+	if (!q->all_fit)
+		flex_cap_lag(q, max_lag);
 
 	for (node = perf_flex_first(q); node; node = next) {
-		next = perf_flex_next(node);
+		next = perf_flex_next(q, node);
 		ret = try_fn(node, arg);
 		if (ret == -EBUSY) {
 			misses++;
@@ -239,7 +280,7 @@ int perf_flex_sched(struct perf_flex_queue *q, u64 max_lag,
 			return ret;
 
 		in_a_row = 0;
-		if (!placed) {
+		if (!placed && !q->all_fit) {
 			/* the least run group that can run: the new floor */
 			placed = true;
 			if (node->vruntime > q->min_vruntime)

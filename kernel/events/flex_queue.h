@@ -12,7 +12,10 @@
 #ifndef _KERNEL_EVENTS_FLEX_QUEUE_H
 #define _KERNEL_EVENTS_FLEX_QUEUE_H
 
+#include <linux/build_bug.h>
+#include <linux/list.h>
 #include <linux/perf/core_types.h>
+#include <linux/stddef.h>
 #include <linux/types.h>
 
 /* struct perf_flex_node, struct perf_flex_queue: <linux/perf/core_types.h> */
@@ -38,14 +41,15 @@
  */
 typedef int (*perf_flex_try_fn)(struct perf_flex_node *node, void *arg);
 
-void perf_flex_queue_init(struct perf_flex_queue *q);
+void perf_flex_queue_init(struct perf_flex_queue *q, bool all_fit);
 void perf_flex_node_init(struct perf_flex_node *node);
 void perf_flex_add(struct perf_flex_queue *q, struct perf_flex_node *node);
 void perf_flex_remove(struct perf_flex_queue *q, struct perf_flex_node *node);
 void perf_flex_charge(struct perf_flex_queue *q, struct perf_flex_node *node,
 		      u64 delta);
 struct perf_flex_node *perf_flex_first(struct perf_flex_queue *q);
-struct perf_flex_node *perf_flex_next(struct perf_flex_node *node);
+struct perf_flex_node *perf_flex_next(struct perf_flex_queue *q,
+				      struct perf_flex_node *node);
 int perf_flex_sched(struct perf_flex_queue *q, u64 max_lag,
 		    perf_flex_try_fn try_fn, void *arg, unsigned int max_misses);
 
@@ -57,6 +61,14 @@ int perf_flex_sched(struct perf_flex_queue *q, u64 max_lag,
  */
 static inline bool perf_flex_queued(const struct perf_flex_node *node)
 {
+	/*
+	 * Either link's first word points at the node itself when it is in
+	 * no queue: RB_CLEAR_NODE() makes it so, and so does list_del_init()
+	 * of @entry, which lies over @rb; in a list it points at the next
+	 * entry or the head, never at itself.
+	 */
+	BUILD_BUG_ON(offsetof(struct rb_node, __rb_parent_color) !=
+		     offsetof(struct list_head, next));
 	return !RB_EMPTY_NODE(&node->rb);
 }
 

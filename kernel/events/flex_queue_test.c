@@ -96,7 +96,7 @@ static void fq_sim_init(struct fq_sim *sim, unsigned int counters,
 	sim->pmu.counters = counters;
 	sim->max_misses = max_misses;
 	sim->max_lag = FQ_MAX_LAG;
-	perf_flex_queue_init(&sim->q);
+	perf_flex_queue_init(&sim->q, false);
 }
 
 static struct fq_group *fq_add_flex(struct fq_sim *sim, unsigned int size,
@@ -264,7 +264,7 @@ static void fq_expect_order(struct kunit *test, struct perf_flex_queue *q,
 		KUNIT_ASSERT_NOT_NULL(test, node);
 		KUNIT_EXPECT_PTR_EQ_MSG(test, node, &groups[want[i]].node,
 					"position %u", i);
-		node = perf_flex_next(node);
+		node = perf_flex_next(q, node);
 	}
 	KUNIT_EXPECT_NULL(test, node);
 	KUNIT_EXPECT_EQ(test, q->nr, n);
@@ -363,18 +363,21 @@ static void flex_enter_past_starved(struct kunit *test)
 	KUNIT_EXPECT_GT(test, late->node.vruntime, huge->node.vruntime);
 }
 
-static void flex_remove(struct kunit *test)
+/* Removal, the same for both kinds of queue. */
+static void fq_remove(struct kunit *test, bool all_fit)
 {
 	struct fq_sim *sim = fq_sim_alloc(test, 4, 0);
 	static const unsigned int want[] = { 0, 2, 4 };
 	static const unsigned int want2[] = { 2, 4 };
 	unsigned int i;
 
+	perf_flex_queue_init(&sim->q, all_fit);
 	for (i = 0; i < 5; i++)
 		fq_add_flex(sim, 1, false);
 	perf_flex_remove(&sim->q, &sim->flex[3].node);
 	perf_flex_remove(&sim->q, &sim->flex[1].node);
 	KUNIT_EXPECT_FALSE(test, perf_flex_queued(&sim->flex[1].node));
+	KUNIT_EXPECT_FALSE(test, perf_flex_queued(&sim->flex[3].node));
 	KUNIT_EXPECT_TRUE(test, perf_flex_queued(&sim->flex[2].node));
 	fq_expect_order(test, &sim->q, sim->flex, want, 3);
 
@@ -389,11 +392,22 @@ static void flex_remove(struct kunit *test)
 			0);
 }
 
+static void flex_remove(struct kunit *test)
+{
+	fq_remove(test, false);
+}
+
+static void flex_all_fit_remove(struct kunit *test)
+{
+	fq_remove(test, true);
+}
+
 /* Scripted walk: each node answers with a fixed code, visits are logged. */
 struct fq_script {
 	struct perf_flex_node	nodes[10];
 	int			answer[10];
 	unsigned int		visited;
+	bool			all_fit;	/* the kind of queue walked */
 };
 
 static int fq_script_try(struct perf_flex_node *node, void *arg)
@@ -410,7 +424,7 @@ static int fq_script_run(struct fq_script *s, const int *answers,
 	struct perf_flex_queue q;
 	unsigned int i;
 
-	perf_flex_queue_init(&q);
+	perf_flex_queue_init(&q, s->all_fit);
 	for (i = 0; i < ARRAY_SIZE(s->nodes); i++) {
 		perf_flex_node_init(&s->nodes[i]);
 		perf_flex_add(&q, &s->nodes[i]);
@@ -420,7 +434,8 @@ static int fq_script_run(struct fq_script *s, const int *answers,
 	return perf_flex_sched(&q, U64_MAX, fq_script_try, s, max_misses);
 }
 
-static void flex_walk_bound(struct kunit *test)
+/* The walk's rules, the same for both kinds of queue. */
+static void fq_walk_bound(struct kunit *test, bool all_fit)
 {
 	struct fq_script *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	const int B = -EBUSY, S = PERF_FLEX_SKIP;
@@ -431,6 +446,7 @@ static void flex_walk_bound(struct kunit *test)
 	const int fits[10] = { 0, S, 0, 0, 0, 0, 0, 0, 0, 0 };
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->all_fit = all_fit;
 
 	KUNIT_EXPECT_EQ(test, fq_script_run(s, all_busy, 3), 3);
 	KUNIT_EXPECT_EQ(test, s->visited, 3);
@@ -452,6 +468,66 @@ static void flex_walk_bound(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, s->visited, 3);
 	KUNIT_EXPECT_EQ(test, fq_script_run(s, fits, 1), 0);
 	KUNIT_EXPECT_EQ(test, s->visited, 10);
+}
+
+static void flex_walk_bound(struct kunit *test)
+{
+	fq_walk_bound(test, false);
+}
+
+static void flex_all_fit_walk_bound(struct kunit *test)
+{
+	fq_walk_bound(test, true);
+}
+
+/*
+ * A queue whose groups all fit keeps them in the order they came: no
+ * floor to enter at, a group re-added goes to the back, and so does a
+ * group charged for time it ran after others missed (round robin).
+ */
+static void flex_all_fit_order(struct kunit *test)
+{
+	struct fq_sim *sim = fq_sim_alloc(test, 4, 0);
+	static const unsigned int added[] = { 0, 1, 2, 3, 4 };
+	static const unsigned int back[] = { 2, 4, 1, 0 };
+	static const unsigned int charged[] = { 4, 1, 0, 2 };
+	struct fq_group *g;
+	unsigned int i;
+
+	perf_flex_queue_init(&sim->q, true);
+	KUNIT_EXPECT_TRUE(test, perf_flex_empty(&sim->q));
+	KUNIT_EXPECT_NULL(test, perf_flex_first(&sim->q));
+	for (i = 0; i < 5; i++) {
+		g = fq_add_flex(sim, 1, false);
+		KUNIT_EXPECT_TRUE(test, perf_flex_queued(&g->node));
+	}
+	fq_expect_order(test, &sim->q, sim->flex, added, 5);
+
+	perf_flex_remove(&sim->q, &sim->flex[3].node);
+	perf_flex_remove(&sim->q, &sim->flex[1].node);
+	perf_flex_add(&sim->q, &sim->flex[1].node);
+	perf_flex_remove(&sim->q, &sim->flex[0].node);
+	perf_flex_add(&sim->q, &sim->flex[0].node);
+	fq_expect_order(test, &sim->q, sim->flex, back, 4);
+
+	perf_flex_charge(&sim->q, &sim->flex[2].node, 30);
+	KUNIT_EXPECT_EQ(test, sim->flex[2].node.vruntime, 30);
+	fq_expect_order(test, &sim->q, sim->flex, charged, 4);
+	/* not queued: only the vruntime moves */
+	perf_flex_charge(&sim->q, &sim->flex[3].node, 5);
+	KUNIT_EXPECT_EQ(test, sim->flex[3].node.vruntime, 5);
+	KUNIT_EXPECT_FALSE(test, perf_flex_queued(&sim->flex[3].node));
+	fq_expect_order(test, &sim->q, sim->flex, charged, 4);
+
+	/* a walk offers them in list order */
+	fq_tick_begin(sim);
+	KUNIT_EXPECT_EQ(test,
+			perf_flex_sched(&sim->q, sim->max_lag, fq_try, sim, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, sim->nr_placed, 4);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_PTR_EQ(test, sim->placed[i],
+				    &sim->flex[charged[i]]);
 }
 
 static void flex_all_or_nothing(struct kunit *test)
@@ -706,7 +782,10 @@ static struct kunit_case perfcore_flex_cases[] = {
 	KUNIT_CASE(flex_enter_at_min),
 	KUNIT_CASE(flex_enter_past_starved),
 	KUNIT_CASE(flex_remove),
+	KUNIT_CASE(flex_all_fit_remove),
 	KUNIT_CASE(flex_walk_bound),
+	KUNIT_CASE(flex_all_fit_walk_bound),
+	KUNIT_CASE(flex_all_fit_order),
 	KUNIT_CASE(flex_all_or_nothing),
 	KUNIT_CASE(flex_exclusive),
 	KUNIT_CASE(flex_pinned_first),

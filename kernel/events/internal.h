@@ -246,6 +246,22 @@ void perf_install_in_context(struct perf_event_context *ctx,
 #define DETACH_DEAD	0x04	/* mark PERF_EVENT_STATE_DEAD */
 #define DETACH_EXIT	0x08	/* mark PERF_EVENT_STATE_EXIT */
 
+void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
+		   struct perf_event_context *ctx);
+
+/*
+ * Do @pmu's groups never wait for room?  The core's own PMUs of the
+ * software context (software events, the clocks, tracepoints, probes,
+ * breakpoints) take every group; exclusive ones (AUX and trace PMUs use
+ * that context too) run one event at a time.  Their flexible queues are
+ * then plain lists (flex_queue.c).
+ */
+static inline bool perf_pmu_groups_all_fit(const struct pmu *pmu)
+{
+	return pmu->task_ctx_nr == perf_sw_context &&
+	       !(pmu->capabilities & PERF_PMU_CAP_EXCLUSIVE);
+}
+
 /* An inherited copy into the child's context, at fork (task.c). */
 int perf_ctx_link_copy(struct perf_event *copy, struct perf_event_context *ctx,
 		       struct pmu *pmu);

@@ -671,13 +671,8 @@ static void pmu_init_cpu_state(struct pmu *pmu, int cpu)
 						       cpu);
 	struct perf_event_pmu_context *epc = &cpc->epc;
 
-	epc->ctx = &per_cpu_ptr(&perf_cpu_context, cpu)->ctx;
-	epc->pmu = pmu;
+	perf_epc_init(epc, pmu, &per_cpu_ptr(&perf_cpu_context, cpu)->ctx);
 	epc->embedded = true;
-	INIT_LIST_HEAD(&epc->pinned_groups);
-	INIT_LIST_HEAD(&epc->active_groups);
-	INIT_LIST_HEAD(&epc->pmu_ctx_entry);
-	perf_flex_queue_init(&epc->flexible);
 	/* Never freed: the CPU context holds it for the PMU's lifetime. */
 	atomic_set(&epc->refcount, 1);
 

@@ -15,7 +15,8 @@
 
 /**
  * struct perf_flex_node - one flexible group's place in a queue
- * @rb: link in &perf_flex_queue.root
+ * @rb: link in &perf_flex_queue.root (a fair queue)
+ * @entry: link in &perf_flex_queue.fifo (a queue whose groups all fit)
  * @vruntime: time the group has been scheduled, in the unit the caller
  *	charges (normally nanoseconds), offset by the value it entered at
  * @seq: tie-breaker among equal @vruntime: lower means queued earlier
@@ -24,24 +25,34 @@
  * before the first perf_flex_add().
  */
 struct perf_flex_node {
-	struct rb_node	rb;
+	union {
+		struct rb_node		rb;
+		struct list_head	entry;
+	};
 	u64		vruntime;
 	u64		seq;
 };
 
 /**
- * struct perf_flex_queue - flexible groups ordered by (vruntime, seq)
- * @root: the tree, with its leftmost (least run) node cached
+ * struct perf_flex_queue - flexible groups waiting for a PMU
+ * @root: a fair queue: the tree, ordered by (vruntime, seq), with its
+ *	leftmost (least run) node cached
+ * @fifo: a queue whose groups all fit: the groups in the order they came
  * @min_vruntime: the floor that new and re-enabled nodes enter at; it
  *	never goes backwards
  * @next_seq: source of &perf_flex_node.seq values
  * @nr: number of queued nodes
+ * @all_fit: which of the two the queue is (flex_queue.c)
  */
 struct perf_flex_queue {
-	struct rb_root_cached	root;
+	union {
+		struct rb_root_cached	root;
+		struct list_head	fifo;
+	};
 	u64			min_vruntime;
 	u64			next_seq;
 	unsigned int		nr;
+	bool			all_fit;
 };
 
 /**
