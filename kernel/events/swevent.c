@@ -422,9 +422,14 @@ static int swevent_event_init(struct perf_event *event)
 	if (id >= PERF_COUNT_SW_MAX)
 		return -ENOENT;
 
-	static_key_slow_inc(&perf_swevent_enabled[id]);
-
-	event->destroy = swevent_destroy;
+	/*
+	 * An inherited copy counts under its origin's key: the origin holds
+	 * it until it is freed, which is after its last copy.
+	 */
+	if (!event->parent) {
+		static_key_slow_inc(&perf_swevent_enabled[id]);
+		event->destroy = swevent_destroy;
+	}
 	event->event_caps |= PERF_EV_CAP_FOLLOWS_CTX;
 	return 0;
 }
