@@ -242,6 +242,10 @@ static int pmu_vet_claimed_event(struct pmu *pmu, struct perf_event *event)
 {
 	int err;
 
+	/* A copy on its origin's PMU: the origin passed, its caps are copied. */
+	if (event->parent && event->parent->pmu == pmu)
+		return 0;
+
 	err = perf_attr_check_pmu_init(&event->attr, pmu->capabilities);
 	if (err)
 		return err;
