@@ -105,8 +105,9 @@ struct perf_times {
 	enum perf_times_mode	mode;
 };
 
-/**
- * enum perf_sample_item - the items of PERF_RECORD_SAMPLE, in record order
+/*
+ * The items of PERF_RECORD_SAMPLE, in record order, one per sample_type
+ * bit (PERF_SI_NR counts them); named as the bits are.
  *
  * Record order is not sample_type bit order: IDENTIFIER comes first, so
  * that a reader can find the event before knowing the layout.  WEIGHT
