@@ -744,8 +744,8 @@ struct perf_event_context {
 	 */
 	struct perf_event_pmu_context	epc_slots[PERF_CTX_EPC_SLOTS];
 	/*
-	 * Memory for the copies a fork makes of the parent's events, in
-	 * one piece, freed with the context (kernel/events/context.c);
+	 * Memory for the copies a fork makes of the parent's events, right
+	 * behind the context in its allocation (kernel/events/context.c);
 	 * copy_slots_used of copy_slots_nr handed out.
 	 */
 	struct perf_event		*copy_slots;

@@ -206,56 +206,63 @@ static void perf_ctx_init(struct perf_event_context *ctx,
 	ctx->cpu = cpu;
 }
 
-struct perf_event_context *perf_ctx_alloc(struct task_struct *task)
-{
-	struct perf_event_context *ctx;
+/*
+ * Copies a fork makes in the allocation of the child's context at most:
+ * past that it would be of a higher order still; the copies beyond get a
+ * slab object each.
+ */
+#define PERF_CTX_COPY_SLOTS_MAX	16
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+/* Where a context's copy slots start, within its own allocation. */
+#define PERF_CTX_SLOTS_OFFSET \
+	ALIGN(sizeof(struct perf_event_context), __alignof__(struct perf_event))
+
+/**
+ * perf_ctx_alloc - a new task context
+ * @task: its task, which it takes a reference on
+ * @copies: how many events a fork is about to copy into it; 0 otherwise
+ *
+ * A fork with inherited events allocated one event per copy and freed
+ * them one by one at exit.  A context made for @copies of them has room
+ * for them (up to PERF_CTX_COPY_SLOTS_MAX) right behind it, in one
+ * allocation that goes with the context, which its copies hold until
+ * they are freed (event.c lets a copy in a slot wait for it).  Without
+ * memory for that, or for a single copy, the context comes alone and
+ * the copies are allocated as any event is.
+ *
+ * Return: the context, or NULL.
+ */
+struct perf_event_context *perf_ctx_alloc(struct task_struct *task,
+					  unsigned int copies)
+{
+	struct perf_event_context *ctx = NULL;
+
+	copies = min_t(unsigned int, copies, PERF_CTX_COPY_SLOTS_MAX);
+	if (copies >= 2) {
+		/* The slots are zeroed one at a time, as they are used. */
+		ctx = kmalloc(PERF_CTX_SLOTS_OFFSET +
+			      copies * sizeof(struct perf_event),
+			      GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY);
+		if (ctx) {
+			memset(ctx, 0, sizeof(*ctx));
+			ctx->copy_slots = (void *)ctx + PERF_CTX_SLOTS_OFFSET;
+			ctx->copy_slots_nr = copies;
+		}
+	}
+	if (!ctx)
+		ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return NULL;
 	perf_ctx_init(ctx, get_task_struct(task), -1);
 	return ctx;
 }
 
-/*
- * Copies a fork makes in one allocation at most: past that the block
- * would be a high-order one; the copies beyond get a slab object each.
- */
-#define PERF_CTX_COPY_SLOTS_MAX	16
-
-/**
- * perf_ctx_reserve_copies - make room in a new context for @nr copies
- * @ctx: a task context just allocated, no events yet, its mutex held
- * @nr: how many events the fork is about to copy into it
- *
- * A fork with inherited events allocated one event per copy and freed
- * them one by one at exit; a block for all of them is one allocation
- * instead, and it goes with the context, which its copies hold until
- * they are freed (event.c lets a copy in a slot wait for it).  Without
- * memory for it, or for a single copy, the copies are allocated as any
- * event is.
- */
-void perf_ctx_reserve_copies(struct perf_event_context *ctx, unsigned int nr)
-{
-	lockdep_assert_held(&ctx->mutex);
-
-	nr = min_t(unsigned int, nr, PERF_CTX_COPY_SLOTS_MAX);
-	if (nr < 2)
-		return;
-	/* Zeroed a slot at a time: a large block comes in whole pages. */
-	ctx->copy_slots = kmalloc_array(nr, sizeof(*ctx->copy_slots),
-					GFP_KERNEL | __GFP_NOWARN |
-					__GFP_NORETRY);
-	if (ctx->copy_slots)
-		ctx->copy_slots_nr = nr;
-}
-
 /**
  * perf_ctx_copy_slot - zeroed memory in @ctx for the next copy, or NULL
  * @ctx: the context the copy goes into, its mutex held
  *
- * Return: a slot of the block perf_ctx_reserve_copies() made, each handed
- * out once; NULL when there is none (left), for an allocation of its own.
+ * Return: a slot of those perf_ctx_alloc() made room for, each handed out
+ * once; NULL when there is none (left), for an allocation of its own.
  */
 struct perf_event *perf_ctx_copy_slot(struct perf_event_context *ctx)
 {
@@ -286,8 +293,7 @@ static void perf_ctx_free_rcu(struct rcu_head *head)
 
 	ctx = container_of(head, struct perf_event_context, rcu_head);
 	perf_event_free_buried(llist_del_all(&ctx->graveyard));
-	kfree(ctx->copy_slots);
-	kfree(ctx);
+	kfree(ctx);	/* and its copy slots */
 }
 
 /**
@@ -337,7 +343,7 @@ static struct perf_event_context *perf_task_ctx_find(struct task_struct *task)
 		if (ctx)
 			return ctx;
 
-		fresh = perf_ctx_alloc(task);
+		fresh = perf_ctx_alloc(task, 0);
 		if (!fresh)
 			return ERR_PTR(-ENOMEM);
 

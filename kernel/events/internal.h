@@ -185,8 +185,8 @@ void perf_put_ctx(struct perf_event_context *ctx);
  * context, @task's context with a reference (or NULL), and the list
  * bookkeeping of one event, under the context's mutex and lock.
  */
-struct perf_event_context *perf_ctx_alloc(struct task_struct *task);
-void perf_ctx_reserve_copies(struct perf_event_context *ctx, unsigned int nr);
+struct perf_event_context *perf_ctx_alloc(struct task_struct *task,
+					  unsigned int copies);
 struct perf_event *perf_ctx_copy_slot(struct perf_event_context *ctx);
 struct perf_event_context *perf_task_ctx_get(struct task_struct *task);
 void perf_ctx_link_event(struct perf_event *event,

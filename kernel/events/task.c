@@ -163,7 +163,7 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 		    !perf_event_inherits(event, clone_flags))
 			continue;
 		if (!child_ctx) {
-			child_ctx = perf_ctx_alloc(child);
+			child_ctx = perf_ctx_alloc(child, nr);
 			if (!child_ctx) {
 				err = -ENOMEM;
 				break;
@@ -171,7 +171,6 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 			rcu_assign_pointer(child->perf_event_ctxp, child_ctx);
 			mutex_lock_nested(&child_ctx->mutex,
 					  SINGLE_DEPTH_NESTING);
-			perf_ctx_reserve_copies(child_ctx, nr);
 		}
 		err = perf_inherit_group(event, child, child_ctx);
 		if (err)
