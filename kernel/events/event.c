@@ -472,7 +472,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		goto fail;
 	pmu = event->pmu;
 
-	if (!parent || pmu != parent->pmu) {
+	if (!perf_event_vetted_by_origin(event)) {
 		/*
 		 * A PMU without task contexts (uncore and the like) counts
 		 * the whole package: neither a task nor a cgroup can be

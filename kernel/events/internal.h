@@ -119,6 +119,17 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 				    void *context, int cgroup_fd,
 				    struct perf_event *mem);
 
+/*
+ * Has @event, bound to its PMU, been vetted already?  An inherited copy
+ * that its origin's PMU took: it has the origin's attr and kind of
+ * target, which passed every rule between them and that PMU when the
+ * origin was opened (and its event_caps are the origin's).
+ */
+static inline bool perf_event_vetted_by_origin(const struct perf_event *event)
+{
+	return event->parent && event->pmu == event->parent->pmu;
+}
+
 /* Free an event that is in no context (an error path, or after removal). */
 void perf_free_event(struct perf_event *event);
 /* Free the events an exited task's context kept (its RCU callback). */
@@ -250,11 +261,12 @@ void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
 		   struct perf_event_context *ctx);
 
 /*
- * Do @pmu's groups never wait for room?  The core's own PMUs of the
- * software context (software events, the clocks, tracepoints, probes,
- * breakpoints) take every group; exclusive ones (AUX and trace PMUs use
- * that context too) run one event at a time.  Their flexible queues are
- * then plain lists (flex_queue.c).
+ * Do @pmu's groups never wait for room?  The PMUs of the software context
+ * that are not exclusive (the core's own: software events, the clocks,
+ * tracepoints, probes, breakpoints; and a few drivers', x86's msr one)
+ * take every group; the exclusive ones (AUX and trace PMUs use that
+ * context too) run one event at a time.  The flexible queues of the
+ * former are plain lists (flex_queue.c).
  */
 static inline bool perf_pmu_groups_all_fit(const struct pmu *pmu)
 {

@@ -242,8 +242,7 @@ static int pmu_vet_claimed_event(struct pmu *pmu, struct perf_event *event)
 {
 	int err;
 
-	/* A copy on its origin's PMU: the origin passed, its caps are copied. */
-	if (event->parent && event->parent->pmu == pmu)
+	if (perf_event_vetted_by_origin(event))
 		return 0;
 
 	err = perf_attr_check_pmu_init(&event->attr, pmu->capabilities);
