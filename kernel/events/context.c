@@ -31,9 +31,11 @@
  *     each pmu context's lists, nr_events, a leader's sibling_list) and
  *     every change of an event's attributes or state from outside the
  *     scheduler; held across perf_ctx_call().  Two at once: a parent's
- *     then its child's at fork, an event's leader's at PMU event_init
- *     during inheritance, and a source CPU's then a destination's when a
- *     PMU's events migrate, each as SINGLE_DEPTH_NESTING.  The CPU
+ *     then its child's at fork (the child's held through the whole
+ *     inheritance, so it is also the lock that guards a copied group's
+ *     siblings while the PMU's event_init looks at them), and a source
+ *     CPU's then a destination's when a PMU's events migrate, each as
+ *     SINGLE_DEPTH_NESTING.  The CPU
  *     contexts' mutexes have a lockdep class of their own (see
  *     perf_cpu_ctx_mutex_key below).
  *  6. event->child_mutex: the parent's child_list.  It nests inside the

@@ -289,14 +289,17 @@ static int pmu_offer_event(struct pmu *pmu, struct perf_event *event)
 	/*
 	 * Hardware drivers walk the group's siblings to see whether the
 	 * group would fit; that list is guarded by the leader context's
-	 * mutex.  It may already be held one level up when a child is
-	 * created by inheritance, hence the nesting annotation.  Software
-	 * PMUs never look at the group.
+	 * mutex.  A copy made at fork has its leader in the child's new
+	 * context, whose mutex perf_event_init_task() holds for the whole
+	 * inheritance: that is the lock, and taking it again here would
+	 * wait on ourselves.  Software PMUs never look at the group.
 	 */
-	if (leader && leader != event && pmu->task_ctx_nr != perf_sw_context &&
-	    READ_ONCE(leader->ctx))
-		leader_ctx = perf_event_ctx_lock_nested(leader,
-							SINGLE_DEPTH_NESTING);
+	if (leader && leader != event && pmu->task_ctx_nr != perf_sw_context) {
+		if (event->parent)
+			lockdep_assert_held(&leader->ctx->mutex);
+		else if (READ_ONCE(leader->ctx))
+			leader_ctx = perf_event_ctx_lock(leader);
+	}
 
 	event->pmu = pmu;
 	err = pmu->event_init(event);
