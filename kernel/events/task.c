@@ -85,7 +85,16 @@ perf_inherit_event(struct perf_event *event, struct task_struct *child,
 	mutex_unlock(&origin->child_mutex);
 	copy->attach_state |= PERF_ATTACH_CHILD;
 
-	pmu = child_leader ? child_leader->pmu_ctx->pmu : copy->pmu;
+	/*
+	 * A copied group lives in the same PMU's part of the context as the
+	 * group it copies, which is not always its leader's own PMU: a
+	 * software group that took a hardware member moved over to that
+	 * member's PMU (syscall.c).  Left in the software part, the
+	 * hardware member is added to its PMU inside the software PMU's
+	 * disable/enable bracket, never its own: arm_pmu, which starts
+	 * counting in pmu_enable(), then counts nothing.
+	 */
+	pmu = child_leader ? child_leader->pmu_ctx->pmu : event->pmu_ctx->pmu;
 	err = perf_ctx_link_copy(copy, child_ctx, pmu);
 	if (err) {
 		mutex_lock(&origin->child_mutex);
