@@ -96,18 +96,18 @@
  *                        this CPU with interrupts off (drivers count
  *                        themselves in from pmu::add and pmu::del).
  *   perf_event           mutex + lock: group_leader, sibling_list,
- *                        nr_siblings, group_caps, event_entry,
- *                        group_entry, attr (after open, only the changes
- *                        ioctl may make); lock: state, oncpu (for a
+ *                        nr_siblings, group_generation, group_caps,
+ *                        event_entry, group_entry, attr (after open, only the
+ *                        changes ioctl may make); lock: state, oncpu (for a
  *                        parked group the CPU its context was last on,
  *                        sched.c), times, hlist_entry (swevent.c),
  *                        active_entry, flex, flex_charged, pending_disable
- *                        (set from NMI, read under it); atomic or
- *                        NMI-safe: count, child_count, event_limit, the
- *                        other pending_* fields; child_mutex: child_list;
- *                        mmap_mutex: rb, rb_entry, mmap_count;
- *                        perf_sb_lock: sb_list; sb_kinds is written once,
- *                        before the event is on a side-band list.
+ *                        (set from NMI, read under it); atomic or NMI-safe:
+ *                        count, child_count, event_limit, the other pending_*
+ *                        fields; child_mutex: child_list; mmap_mutex: rb,
+ *                        rb_entry, mmap_count; perf_sb_lock: sb_list;
+ *                        sb_kinds is written once, before the event is on a
+ *                        side-band list.
  *
  * A task's context is not always the one it started with: a switch
  * between two tasks whose contexts are clones of each other may trade

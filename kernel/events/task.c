@@ -124,6 +124,18 @@ static int perf_inherit_group(struct perf_event *leader,
 		if (IS_ERR(copy))
 			return PTR_ERR(copy);
 	}
+
+	/*
+	 * A group read adds the copies up member by member only while each
+	 * has its origin's shape (fops.c compares generations).  Linking
+	 * the members counted this copy's own history, which need not be
+	 * the original's: a group that moved to a hardware PMU when its
+	 * first hardware member joined was taken apart and put together
+	 * again.  The copy has the shape of what it was copied from.
+	 */
+	raw_spin_lock_irq(&child_ctx->lock);
+	copy_leader->group_generation = leader->group_generation;
+	raw_spin_unlock_irq(&child_ctx->lock);
 	return 0;
 }
 
