@@ -16,7 +16,7 @@
 # PMU always counts under -icount.
 . "$(dirname "$0")/lib.sh"
 
-HW_TESTS="hwcount hwcount_x86"
+HW_TESTS="hwcount hwcount_x86 inherit_group"
 
 # boot_and_parse MODEL[+perf] TESTS: one boot; its summary line is the
 # last line of output.  +perf: the perf-tool workflows and perf test run
