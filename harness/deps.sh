@@ -6,6 +6,8 @@
 pkgs=(linux-source-6.12 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
       libc6-dev-arm64-cross busybox-static ccache flex bison libelf-dev
       libssl-dev bc cpio kmod xz-utils rsync linux-perf python3 perl
+      # make fuzz: the system-call fuzzer, copied into the x86_64 guest
+      trinity
       # our QEMU (harness/qemu.sh): Debian's source and what it builds with
       dpkg-dev patch meson ninja-build pkg-config libglib2.0-dev
       libpixman-1-dev libfdt-dev zlib1g-dev)

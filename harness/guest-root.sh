@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Build build/guest-root-$ARCH/: busybox and Debian's perf with its shared
-# library closure, laid out at their usual paths.  x86_64 takes the host's
-# installed binaries; arm64 unpacks Debian's arm64 packages (multiarch
-# download, nothing installed) and follows DT_NEEDED with readelf, mapping
-# each missing library to its Debian package through the host's amd64 copy.
+# Build build/guest-root-$ARCH/: busybox, Debian's perf and trinity (the
+# system-call fuzzer make fuzz runs) with their shared library closure,
+# laid out at their usual paths.  x86_64 takes the host's installed
+# binaries; arm64 unpacks Debian's arm64 packages (multiarch download,
+# nothing installed) and follows DT_NEEDED with readelf, mapping each
+# missing library to its Debian package through the host's amd64 copy.
 . "$(dirname "$0")/lib.sh"
 
 root=$BUILD/guest-root-$ARCH
 stamp=$root/.perfcore-root
-[ -f "$stamp" ] && { echo "$root"; exit 0; }
+# The stamp holds this script's hash: a root made by an older version
+# (one without a binary added since) is made again.
+want=$(sha1sum < "$0" | cut -c1-40)
+[ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && { echo "$root"; exit 0; }
 bash "$HARNESS/deps.sh"
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,lib,lib64,proc,sys,dev,tmp,etc,suite,root}
@@ -16,7 +20,9 @@ mkdir -p "$root"/{bin,sbin,usr/bin,lib,lib64,proc,sys,dev,tmp,etc,suite,root}
 if [ "$ARCH" = x86_64 ]; then
 	cp /bin/busybox "$root/bin/busybox"
 	cp /usr/bin/perf "$root/usr/bin/perf"
-	for lib in $(ldd /usr/bin/perf | awk '/=>/ {print $3} /ld-linux/ {print $1}'); do
+	cp /usr/bin/trinity "$root/usr/bin/trinity"
+	for lib in $(ldd /usr/bin/perf /usr/bin/trinity |
+		     awk '/=>/ {print $3} /ld-linux/ {print $1}' | sort -u); do
 		[ -f "$lib" ] || continue
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
@@ -37,10 +43,11 @@ else
 			dpkg -x "$(ls "$debs/${p}"_*_arm64.deb | head -n1)" "$sysroot"
 		done
 	}
-	fetch busybox-static linux-perf libc6
+	fetch busybox-static linux-perf trinity libc6
 	cp "$sysroot/bin/busybox" "$root/bin/busybox"
 	perf_bin=$sysroot/usr/bin/perf
 	cp "$perf_bin" "$root/usr/bin/perf"
+	cp "$sysroot/usr/bin/trinity" "$root/usr/bin/trinity"
 	libdirs=("$sysroot/lib/aarch64-linux-gnu" "$sysroot/usr/lib/aarch64-linux-gnu"
 		 "$sysroot/usr/lib" "$sysroot/lib")
 	find_lib() { local d; for d in "${libdirs[@]}"; do
@@ -60,7 +67,7 @@ else
 	# Walk perf's DT_NEEDED closure, copying what resolves and fetching
 	# the packages of what does not, until everything resolves.
 	for _ in $(seq 1 10); do
-		todo=("$perf_bin"); seen=" "; missing=()
+		todo=("$perf_bin" "$sysroot/usr/bin/trinity"); seen=" "; missing=()
 		while [ ${#todo[@]} -gt 0 ]; do
 			f=${todo[0]}; todo=("${todo[@]:1}")
 			for n in $(needed "$f"); do
@@ -87,9 +94,9 @@ else
 		done
 		fetch $(printf '%s\n' "${pkgs[@]}" | sort -u)
 	done
-	[ ${#missing[@]} -eq 0 ] || die "perf closure unresolved: ${missing[*]}"
+	[ ${#missing[@]} -eq 0 ] || die "library closure unresolved: ${missing[*]}"
 	cp -L "$(find_lib ld-linux-aarch64.so.1)" "$root/lib/ld-linux-aarch64.so.1"
 fi
-touch "$stamp"
+echo "$want" > "$stamp"
 log "guest root $ARCH: $(du -sh "$root" | cut -f1) (busybox, perf $("$root/usr/bin/perf" --version 2>/dev/null || echo "for $ARCH"))"
 echo "$root"
