@@ -5,6 +5,7 @@
 #   make bench   [ARCH=x86_64|arm64] [BENCH="hw"|"sw"|names]
 #   make compat  [ARCH=x86_64|arm64]     distribution-like build, stock and ours
 #   make compat-files [ARCH=...]         Debian's configs, file by file
+#   make fuzz    [ARCH=...] [KERNEL=...] [DEBUG=1] [SECONDS=120] [SEED=n]
 #   make patches
 #   make deps | kernel | suite | clean | distclean
 #
@@ -16,7 +17,7 @@ KERNEL	?= ours
 DEBUG	?= 0
 export KERNEL DEBUG TESTS BENCH
 
-.PHONY: all run check bench compat compat-files patches deps kernel suite clean distclean
+.PHONY: all run check bench fuzz compat compat-files patches deps kernel suite clean distclean
 
 all: check
 
@@ -32,6 +33,10 @@ check: deps
 
 bench: deps
 	@bash harness/bench.sh $(ARCHES)
+
+# SECONDS is bash's own variable: it reaches the scripts as FUZZ_SECONDS.
+fuzz: deps
+	@FUZZ_SECONDS=$(SECONDS) FUZZ_SEED=$(SEED) bash harness/fuzz.sh $(ARCHES)
 
 compat: deps
 	@bash harness/compat.sh $(ARCHES)

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Boot ARCH/KERNEL/DEBUG in QEMU and run one job in the guest:
 #
-#   boot.sh MODE [TESTS]     MODE: check | run | bench | script
+#   boot.sh MODE [TESTS]     MODE: check | run | bench | fuzz | script
+#
+# fuzz (harness/fuzz.sh) runs trinity and the suite's fuzz binary for
+# FUZZ_SECONDS with FUZZ_SEED.
 #
 # script runs the shell script named by SCRIPT= in the guest (as
 # /suite/script, with the suite binaries beside it): for one-off
@@ -21,7 +24,9 @@ tests=${2:-}
 image=$(bash "$HARNESS/kbuild.sh" | tail -n 1)
 qemu_dir=$(bash "$HARNESS/qemu.sh" | tail -n 1)
 root=$(bash "$HARNESS/guest-root.sh" | tail -n 1)
-suite=$(SUITE_TESTS="$tests" bash "$HARNESS/suite-build.sh" | tail -n 1) ||
+suite_tests=$tests
+[ "$mode" = fuzz ] && suite_tests=fuzz
+suite=$(SUITE_TESTS="$suite_tests" bash "$HARNESS/suite-build.sh" | tail -n 1) ||
 	log "suite build had errors; running what was built"
 
 dbg=; [ "$DEBUG" = 1 ] && dbg=-debug
@@ -45,7 +50,9 @@ if [ ! -f "$base_cpio" ] || [ "$root/.perfcore-root" -nt "$base_cpio" ]; then
 	mv "$base_cpio.$$" "$base_cpio"
 fi
 install -m 755 "$HARNESS/guest/init" "$run/stage/init"
-if [ -n "$tests" ]; then
+if [ "$mode" = fuzz ]; then
+	cp "$suite/fuzz" "$run/stage/suite/" || die "no fuzz binary"
+elif [ -n "$tests" ]; then
 	for t in $tests; do
 		[ -x "$suite/$t" ] && cp "$suite/$t" "$run/stage/suite/" ||
 			log "no binary for $t (did it compile?)"
@@ -96,8 +103,18 @@ append="panic=-1 oops=panic perfcore.mode=$mode"
 # set by bench.sh per boot; all of it when empty.
 [ "$mode" = bench ] && [ -n "${BENCH_SEL:-}" ] &&
 	append+=" perfcore.bench=$(echo $BENCH_SEL | tr ' ' ,)"
+[ "$mode" = fuzz ] &&
+	append+=" perfcore.fuzz=${FUZZ_SECONDS:-120},${FUZZ_SEED:-1}"
 # KERNEL_APPEND: more kernel parameters for one-off investigations.
 [ -n "${KERNEL_APPEND:-}" ] && append+=" $KERNEL_APPEND"
+# Every -icount boot is precise (shift=N, which the PMU models need) with
+# one nanosecond of guest time per instruction, except a fuzz job's:
+# there the guest is kept busy for a span of its own time, and at 1 ns
+# per instruction a busy guest's second costs TCG many seconds.  At 16 ns
+# (shift=4, about what TCG runs here) guest and host time go roughly
+# together, so make fuzz's SECONDS are about wall-clock seconds.
+icount=shift=0
+[ "$mode" = fuzz ] && icount=shift=${FUZZ_ICOUNT_SHIFT:-4}
 case "$ARCH" in
 x86_64)
 	# No VGA and no parallel port: our QEMU builds neither (the serial
@@ -115,21 +132,21 @@ x86_64)
 	# counters, 6) boots with it; none without a PMU.  Run mode shows
 	# hardware events, so it defaults to intel; the rest to none.
 	case "$PMU_MODEL" in
-	intel) qemu+=(-cpu max,vendor=GenuineIntel -icount shift=0) ;;
+	intel) qemu+=(-cpu max,vendor=GenuineIntel -icount $icount) ;;
 	amd)	# EPYC without the features TCG lacks (each would warn)
 		qemu+=(-cpu EPYC,pmu=on,-rdseed,-sha-ni,-xsavec,-3dnowprefetch,-misalignsse,-osvw,-topoext,-fxsr-opt,-nrip-save
-		       -icount shift=0) ;;
+		       -icount $icount) ;;
 	none)
 		qemu+=(-cpu max,pmu=off)
 		[ "$mode" = bench ] || [ "$mode" = script ] &&
-			qemu+=(-icount shift=0) ;;
+			qemu+=(-icount $icount) ;;
 	*) die "PMU_MODEL must be intel, amd or none, not '$PMU_MODEL'" ;;
 	esac ;;
 arm64)
 	# -icount: QEMU only offers INST_RETIRED with it, and it makes
 	# instruction counts exact and guest time deterministic.
 	qemu=("$qemu_dir/qemu-system-aarch64" -machine virt -cpu max -smp 2 -m 2G
-	      -icount shift=0 -append "console=ttyAMA0 $append") ;;
+	      -icount $icount -append "console=ttyAMA0 $append") ;;
 esac
 # No network: the guest needs none, and our QEMU builds no NIC model.
 qemu+=(-nic none)
@@ -139,6 +156,9 @@ qemu+=(-nic none)
 case "$mode" in
 check) limit=${CHECK_TIMEOUT:-1500} ;;
 bench) limit=900 ;;
+# The fuzzing time, a minute for the fuzzers to end and the scan, and
+# the boot (minutes under lockdep and KASAN).
+fuzz) limit=$(( ${FUZZ_SECONDS:-120} + 420 )) ;;
 *) limit=600 ;;
 esac
 

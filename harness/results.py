@@ -15,6 +15,8 @@ What becomes a result:
                           a binary that reported fewer tests than its plan,
                           crashed, or is missing is a failure of its own
   perf.<check>            perf-tool workflows (exit status of the command)
+  fuzz.<check>            make fuzz: each fuzzer ended when told, no task
+                          left stuck (exit status of the guest's check)
   kunit.<suite>.<test>    KUnit results the kernel printed at boot
   kernel.<check>          booted, finished before the time limit, and a
                           console free of oopses, BUGs, WARNINGs, lockdep,
@@ -146,7 +148,7 @@ def parse(log_lines):
                     elif seen < plan:
                         results.append((name + '.incomplete', 'fail',
                                         f'{plan - seen} of {plan} tests did not report (exit {rc})'))
-                elif name.startswith('perf.'):
+                elif name.startswith(('perf.', 'fuzz.')):
                     results.append((name, 'pass' if rc == '0' else 'fail',
                                     '' if rc == '0' else f'exit {rc}'))
                 section = None
