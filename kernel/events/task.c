@@ -156,7 +156,9 @@ static bool perf_event_inherits(struct perf_event *event, u64 clone_flags)
  * @child: the new task
  * @clone_flags: its clone flags
  *
- * Return: 0 or -ENOMEM; on error perf_event_free_task() cleans up.
+ * Return: 0, or an errno with every copy made so far torn down again:
+ * copy_process() calls perf_event_free_task() only for the steps after
+ * this one fail, not when this one does.
  */
 int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 {
@@ -204,6 +206,13 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 	}
 	mutex_unlock(&parent_ctx->mutex);
 	perf_put_ctx(parent_ctx);
+	/*
+	 * The copies already made are on their origins' child lists; left
+	 * there, the next walk of those lists (an ioctl, prctl, read)
+	 * reaches a context whose task copy_process() is about to free.
+	 */
+	if (err)
+		perf_event_free_task(child);
 	return err;
 }
 
