@@ -156,9 +156,9 @@ qemu+=(-nic none)
 case "$mode" in
 check) limit=${CHECK_TIMEOUT:-1500} ;;
 bench) limit=900 ;;
-# The fuzzing time, a minute for the fuzzers to end and the scan, and
+# The fuzzing time, 90 s for the fuzzers to end and the scan, and
 # the boot (minutes under lockdep and KASAN).
-fuzz) limit=$(( ${FUZZ_SECONDS:-120} + 420 )) ;;
+fuzz) limit=$(( ${FUZZ_SECONDS:-120} + 480 )) ;;
 *) limit=600 ;;
 esac
 
