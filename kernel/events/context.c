@@ -35,9 +35,8 @@
  *     inheritance, so it is also the lock that guards a copied group's
  *     siblings while the PMU's event_init looks at them), and a source
  *     CPU's then a destination's when a PMU's events migrate, each as
- *     SINGLE_DEPTH_NESTING.  The CPU
- *     contexts' mutexes have a lockdep class of their own (see
- *     perf_cpu_ctx_mutex_key below).
+ *     SINGLE_DEPTH_NESTING.  The CPU contexts' mutexes have a lockdep
+ *     class of their own (see perf_cpu_ctx_mutex_key below).
  *  6. event->child_mutex: the parent's child_list.  It nests inside the
  *     mutex of the context being changed, so code that walks the
  *     children to lock their contexts drops it first.
