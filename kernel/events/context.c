@@ -90,6 +90,11 @@
  *                        queue's membership, nr_events, pmu_ctx_entry;
  *                        lock: active_groups, flexible_missed, the
  *                        queue's order (flex_queue.c).
+ *   perf_cpu_context     its lock and the task context's, on its CPU:
+ *                        task_ctx, a task context only while that has
+ *                        events and its task runs there (sched.c): the
+ *                        switch hooks that keep it so are off while no
+ *                        task event exists, and no CPU may keep one then.
  *   perf_cpu_pmu_context lock: active_oncpu, exclusive; mux_lock: the
  *                        timer fields; sched_cb_usage and sched_cb_entry:
  *                        this CPU with interrupts off (drivers count
@@ -659,13 +664,12 @@ static int perf_ctx_call_remote(void *info)
 	perf_ctx_lock(cpuctx, task_ctx);
 	if (task_ctx && cpuctx->task_ctx != task_ctx) {
 		/*
-		 * The context was created while its task was already
-		 * running, so the switch hook never saw it: it starts now.
+		 * The switch hook left the context out: it had no events
+		 * (its first is being installed) or did not exist yet.  It
+		 * comes in now.
 		 */
 		WARN_ON_ONCE(cpuctx->task_ctx);
-		perf_ctx_unlock(cpuctx, task_ctx);
-		perf_task_ctx_sched_in(task_ctx);
-		perf_ctx_lock(cpuctx, task_ctx);
+		perf_task_ctx_start(cpuctx, task_ctx);
 	}
 	if (ctx->is_active) {
 		perf_ctx_update_time(ctx);
@@ -673,6 +677,9 @@ static int perf_ctx_call_remote(void *info)
 	}
 	args->fn(event, cpuctx, ctx, args->data);
 	ctx->is_active &= ~EVENT_FROZEN;
+	/* Empty, it leaves: see perf_task_ctx_sched_in() for why. */
+	if (task_ctx && !task_ctx->nr_events)
+		perf_task_ctx_stop(cpuctx, task_ctx);
 	perf_ctx_unlock(cpuctx, task_ctx);
 	return 0;
 }
@@ -759,7 +766,13 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn fn, void *data)
 		}
 
 		raw_spin_lock_irq(&ctx->lock);
-		if (ctx->is_active && task != TASK_TOMBSTONE) {
+		/*
+		 * The switch hook takes this lock after the task became
+		 * current, and leaves an empty context out: an active
+		 * context or a current task means it runs somewhere now.
+		 */
+		if (task != TASK_TOMBSTONE &&
+		    (ctx->is_active || task_curr(task))) {
 			/* Scheduled in meanwhile: go to where it runs. */
 			raw_spin_unlock_irq(&ctx->lock);
 			cpu_relax();

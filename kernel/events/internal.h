@@ -386,9 +386,13 @@ void perf_task_ctx_sched_out(struct perf_event_context *ctx, int event_type);
 void perf_task_ctx_sched_in(struct perf_event_context *ctx);
 
 /*
- * An exiting task's context: off this CPU with its clock stopped, then
- * each event off its PMU straight into EXIT (context.c's exit pass).
+ * A task context in or out of this CPU, under both context locks: in for
+ * the install of its first event while its task runs here; out for an
+ * exit (then each event goes off its PMU straight into EXIT, context.c's
+ * exit pass) or when its last event left.
  */
+void perf_task_ctx_start(struct perf_cpu_context *cpuctx,
+			 struct perf_event_context *ctx);
 void perf_task_ctx_stop(struct perf_cpu_context *cpuctx,
 			struct perf_event_context *ctx);
 void perf_event_exit_state(struct perf_event *event,

@@ -675,13 +675,15 @@ void perf_task_ctx_sched_out(struct perf_event_context *ctx, int event_type)
 }
 
 /**
- * perf_task_ctx_stop - an exiting task's context leaves the CPU for good
+ * perf_task_ctx_stop - a task context leaves this CPU
  * @cpuctx: this CPU's context
  * @ctx: the task context, locked with @cpuctx (perf_ctx_lock())
  *
- * If @ctx is in here, its clock stops and the CPU forgets it, with its
- * groups left as they are: the exit takes each event off itself
- * (perf_event_exit_state()), at the instant the clock stopped.
+ * For an exiting task, and for a context whose last event just left it
+ * while its task runs here.  If @ctx is in here, its clock stops and the
+ * CPU forgets it, with its groups left as they are: the exit takes each
+ * event off itself (perf_event_exit_state()), at the instant the clock
+ * stopped, and an empty context has none.
  */
 void perf_task_ctx_stop(struct perf_cpu_context *cpuctx,
 			struct perf_event_context *ctx)
@@ -710,20 +712,20 @@ static bool perf_ctx_has_pinned(struct perf_event_context *ctx)
 }
 
 /**
- * perf_task_ctx_sched_in - schedule a task context in on this CPU
- * @ctx: the context of current
+ * perf_task_ctx_start - a task context comes in on this CPU
+ * @cpuctx: this CPU's context
+ * @ctx: the context of current, locked with @cpuctx (perf_ctx_lock()),
+ *	not in here yet
  *
- * Context: interrupts off; takes the context locks.
+ * Also for a context that has no event yet, whose first event is being
+ * installed right now (context.c): only then may an empty context be in
+ * a CPU, and only until the caller unlocks.
  */
-void perf_task_ctx_sched_in(struct perf_event_context *ctx)
+void perf_task_ctx_start(struct perf_cpu_context *cpuctx,
+			 struct perf_event_context *ctx)
 {
-	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
-
-	perf_ctx_lock(cpuctx, ctx);
-	if (cpuctx->task_ctx == ctx) {
-		perf_ctx_unlock(cpuctx, ctx);
-		return;
-	}
+	lockdep_assert_held(&cpuctx->ctx.lock);
+	lockdep_assert_held(&ctx->lock);
 	cpuctx->task_ctx = ctx;
 
 	if (!ctx->nr_events) {
@@ -742,6 +744,28 @@ void perf_task_ctx_sched_in(struct perf_event_context *ctx)
 		perf_ctx_sched_in(ctx, EVENT_PINNED);
 		perf_ctx_sched_in(ctx, EVENT_FLEXIBLE);
 	}
+}
+
+/**
+ * perf_task_ctx_sched_in - schedule a task context in on this CPU
+ * @ctx: the context of current
+ *
+ * A context without events stays out.  The switch hooks are on only
+ * while some task event exists (context.c), so a context left in a CPU
+ * when they go off would stay there after its task switched away, and
+ * after it exited and the context was freed (the tick reads it).  The
+ * other half of the rule is context.c's: a context whose last event
+ * leaves it while its task runs leaves the CPU too.
+ *
+ * Context: interrupts off; takes the context locks.
+ */
+void perf_task_ctx_sched_in(struct perf_event_context *ctx)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+
+	perf_ctx_lock(cpuctx, ctx);
+	if (cpuctx->task_ctx != ctx && ctx->nr_events)
+		perf_task_ctx_start(cpuctx, ctx);
 	perf_ctx_unlock(cpuctx, ctx);
 }
 
