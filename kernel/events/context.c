@@ -730,7 +730,8 @@ static void perf_ctx_call_inactive(struct perf_ctx_call_args *args)
 
 /**
  * perf_ctx_call - run a change of @event's context where the context runs
- * @event: an event installed in a context (ctx->mutex held by the caller)
+ * @event: an event installed in a context (ctx->mutex held by the caller,
+ *	or for an inherited copy its parent's child_mutex)
  * @fn: the change, see &perf_ctx_fn
  * @data: passed to @fn
  */
@@ -740,7 +741,16 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn fn, void *data)
 	struct perf_ctx_call_args args;
 	struct task_struct *task;
 
-	lockdep_assert_held(&ctx->mutex);
+	/*
+	 * What keeps event->ctx: its mutex, or for an inherited copy (which
+	 * never changes context) its parent's child_mutex, under which the
+	 * parent's fd applies a change to every copy (fops.c).
+	 */
+	if (event->parent)
+		lockdep_assert(lockdep_is_held(&ctx->mutex) ||
+			       lockdep_is_held(&event->parent->child_mutex));
+	else
+		lockdep_assert_held(&ctx->mutex);
 
 	if (!ctx->task) {
 		args = (struct perf_ctx_call_args){ event, fn, data };
