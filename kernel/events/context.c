@@ -644,6 +644,19 @@ struct perf_ctx_call_args {
 };
 
 /*
+ * The task context locked with this CPU's for a change of @ctx here:
+ * @ctx itself, or for a change of the CPU's own context the task context
+ * in on this CPU, whose groups a re-placement moves too
+ * (perf_ctx_resched()).
+ */
+static struct perf_event_context *
+perf_ctx_call_locks(struct perf_cpu_context *cpuctx,
+		    struct perf_event_context *ctx)
+{
+	return ctx->task ? ctx : cpuctx->task_ctx;
+}
+
+/*
  * On the target CPU with IRQs off.  For a task context, the task must be
  * current here, else the caller retries: it moved or stopped running.
  */
@@ -653,23 +666,21 @@ static int perf_ctx_call_remote(void *info)
 	struct perf_event *event = args->event;
 	struct perf_event_context *ctx = event->ctx;
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
-	struct perf_event_context *task_ctx = NULL;
+	struct perf_event_context *task_ctx;
 
-	if (ctx->task) {
-		if (ctx->task != current)
-			return -EAGAIN;
-		task_ctx = ctx;
-	}
+	if (ctx->task && ctx->task != current)
+		return -EAGAIN;
 
+	task_ctx = perf_ctx_call_locks(cpuctx, ctx);
 	perf_ctx_lock(cpuctx, task_ctx);
-	if (task_ctx && cpuctx->task_ctx != task_ctx) {
+	if (ctx->task && cpuctx->task_ctx != ctx) {
 		/*
 		 * The switch hook left the context out: it had no events
 		 * (its first is being installed) or did not exist yet.  It
 		 * comes in now.
 		 */
 		WARN_ON_ONCE(cpuctx->task_ctx);
-		perf_task_ctx_start(cpuctx, task_ctx);
+		perf_task_ctx_start(cpuctx, ctx);
 	}
 	if (ctx->is_active) {
 		perf_ctx_update_time(ctx);
@@ -678,8 +689,8 @@ static int perf_ctx_call_remote(void *info)
 	args->fn(event, cpuctx, ctx, args->data);
 	ctx->is_active &= ~EVENT_FROZEN;
 	/* Empty, it leaves: see perf_task_ctx_sched_in() for why. */
-	if (task_ctx && !task_ctx->nr_events)
-		perf_task_ctx_stop(cpuctx, task_ctx);
+	if (ctx->task && !ctx->nr_events)
+		perf_task_ctx_stop(cpuctx, ctx);
 	perf_ctx_unlock(cpuctx, task_ctx);
 	return 0;
 }
@@ -805,11 +816,11 @@ static void perf_ctx_call_local(struct perf_event *event, perf_ctx_fn fn,
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
 	struct perf_event_context *ctx = event->ctx;
-	struct perf_event_context *task_ctx = ctx->task ? ctx : NULL;
+	struct perf_event_context *task_ctx;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (task_ctx && cpuctx->task_ctx != task_ctx) {
+	if (ctx->task && cpuctx->task_ctx != ctx) {
 		raw_spin_lock(&ctx->lock);
 		if (!ctx->is_active)
 			fn(event, NULL, ctx, data);
@@ -817,10 +828,11 @@ static void perf_ctx_call_local(struct perf_event *event, perf_ctx_fn fn,
 		local_irq_restore(flags);
 		return;
 	}
-	if (!task_ctx && ctx != &cpuctx->ctx) {
+	if (!ctx->task && ctx != &cpuctx->ctx) {
 		local_irq_restore(flags);
 		return;
 	}
+	task_ctx = perf_ctx_call_locks(cpuctx, ctx);
 	perf_ctx_lock(cpuctx, task_ctx);
 	if (ctx->is_active) {
 		perf_ctx_update_time(ctx);
