@@ -439,6 +439,13 @@ static int x86c_validate_group(struct x86c_pmu *p, struct perf_event *event)
 	int max = p->num_gp + p->num_fixed;
 	int n = 0;
 
+	/*
+	 * A new leader has no members yet, and no context either, whose
+	 * mutex a walk of its members asserts: it fits if a counter can
+	 * count it, which the caller checked.
+	 */
+	if (leader == event)
+		return 0;
 	if (leader->pmu == event->pmu)
 		c[n++] = x86c_constraint(p, leader->hw.config);
 	for_each_sibling_event(sibling, leader) {
