@@ -644,16 +644,37 @@ struct perf_ctx_call_args {
 };
 
 /*
- * The task context locked with this CPU's for a change of @ctx here:
- * @ctx itself, or for a change of the CPU's own context the task context
- * in on this CPU, whose groups a re-placement moves too
- * (perf_ctx_resched()).
+ * Run @fn for @event on this CPU, where its context is in or, for a task
+ * context whose task is current, comes in now: the switch hook left it
+ * out because it had no events (its first is being installed) or did
+ * not exist yet.  Under this CPU's context lock and the task context's
+ * (for a change of the CPU's own context, the task context in here,
+ * whose groups a re-placement moves too: perf_ctx_resched()), with the
+ * changed context's clock frozen.  A task context the change leaves
+ * empty leaves the CPU: see perf_task_ctx_sched_in() for why.
  */
-static struct perf_event_context *
-perf_ctx_call_locks(struct perf_cpu_context *cpuctx,
-		    struct perf_event_context *ctx)
+static void perf_ctx_run_here(struct perf_cpu_context *cpuctx,
+			      struct perf_event *event, perf_ctx_fn fn,
+			      void *data)
 {
-	return ctx->task ? ctx : cpuctx->task_ctx;
+	struct perf_event_context *ctx = event->ctx;
+	struct perf_event_context *task_ctx;
+
+	task_ctx = ctx->task ? ctx : cpuctx->task_ctx;
+	perf_ctx_lock(cpuctx, task_ctx);
+	if (ctx->task && cpuctx->task_ctx != ctx) {
+		WARN_ON_ONCE(cpuctx->task_ctx);
+		perf_task_ctx_start(cpuctx, ctx);
+	}
+	if (ctx->is_active) {
+		perf_ctx_update_time(ctx);
+		ctx->is_active |= EVENT_FROZEN;
+	}
+	fn(event, cpuctx, ctx, data);
+	ctx->is_active &= ~EVENT_FROZEN;
+	if (ctx->task && !ctx->nr_events)
+		perf_task_ctx_stop(cpuctx, ctx);
+	perf_ctx_unlock(cpuctx, task_ctx);
 }
 
 /*
@@ -663,35 +684,12 @@ perf_ctx_call_locks(struct perf_cpu_context *cpuctx,
 static int perf_ctx_call_remote(void *info)
 {
 	struct perf_ctx_call_args *args = info;
-	struct perf_event *event = args->event;
-	struct perf_event_context *ctx = event->ctx;
-	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
-	struct perf_event_context *task_ctx;
+	struct perf_event_context *ctx = args->event->ctx;
 
 	if (ctx->task && ctx->task != current)
 		return -EAGAIN;
-
-	task_ctx = perf_ctx_call_locks(cpuctx, ctx);
-	perf_ctx_lock(cpuctx, task_ctx);
-	if (ctx->task && cpuctx->task_ctx != ctx) {
-		/*
-		 * The switch hook left the context out: it had no events
-		 * (its first is being installed) or did not exist yet.  It
-		 * comes in now.
-		 */
-		WARN_ON_ONCE(cpuctx->task_ctx);
-		perf_task_ctx_start(cpuctx, ctx);
-	}
-	if (ctx->is_active) {
-		perf_ctx_update_time(ctx);
-		ctx->is_active |= EVENT_FROZEN;
-	}
-	args->fn(event, cpuctx, ctx, args->data);
-	ctx->is_active &= ~EVENT_FROZEN;
-	/* Empty, it leaves: see perf_task_ctx_sched_in() for why. */
-	if (ctx->task && !ctx->nr_events)
-		perf_task_ctx_stop(cpuctx, ctx);
-	perf_ctx_unlock(cpuctx, task_ctx);
+	perf_ctx_run_here(this_cpu_ptr(&perf_cpu_context), args->event,
+			  args->fn, args->data);
 	return 0;
 }
 
@@ -816,7 +814,6 @@ static void perf_ctx_call_local(struct perf_event *event, perf_ctx_fn fn,
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
 	struct perf_event_context *ctx = event->ctx;
-	struct perf_event_context *task_ctx;
 	unsigned long flags;
 
 	local_irq_save(flags);
@@ -832,15 +829,7 @@ static void perf_ctx_call_local(struct perf_event *event, perf_ctx_fn fn,
 		local_irq_restore(flags);
 		return;
 	}
-	task_ctx = perf_ctx_call_locks(cpuctx, ctx);
-	perf_ctx_lock(cpuctx, task_ctx);
-	if (ctx->is_active) {
-		perf_ctx_update_time(ctx);
-		ctx->is_active |= EVENT_FROZEN;
-	}
-	fn(event, cpuctx, ctx, data);
-	ctx->is_active &= ~EVENT_FROZEN;
-	perf_ctx_unlock(cpuctx, task_ctx);
+	perf_ctx_run_here(cpuctx, event, fn, data);
 	local_irq_restore(flags);
 }
 
