@@ -727,7 +727,15 @@ static bool x86c_counters_work(struct x86c_pmu *p)
 	return val == ((old ^ 0xffffULL) & p->cntval_mask);
 }
 
-static void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu)
+/**
+ * x86c_cpu_reset - put a CPU's counters in the state the framework expects
+ * @p: the PMU
+ * @cpu: the CPU's counters, on that CPU with interrupts off
+ *
+ * At CPU bring-up and resume: nothing programmed, nothing overflowed,
+ * the global control on.
+ */
+void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
 	int idx;
 
@@ -737,7 +745,13 @@ static void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu)
 			p->vendor->unprogram(p, cpu, idx);
 	if (p->vendor->cpu_starting)
 		p->vendor->cpu_starting(p, cpu);
-	p->vendor->ack(p, cpu, ~0ULL);
+	/*
+	 * Only the counters' own bits: the other bits of Intel's
+	 * GLOBAL_OVF_CTRL and AMD's GLOBAL_STATUS_CLR are reserved or
+	 * belong to features this PMU may lack, and the CPU (and KVM)
+	 * raise #GP on a reserved one.
+	 */
+	p->vendor->ack(p, cpu, p->all_mask);
 	p->vendor->enable_all(p, cpu);
 }
 

@@ -67,6 +67,11 @@
 
 #define FIX(i)			(INTEL_PMC_IDX_FIXED + (i))
 
+/* The bits IA32_PERF_GLOBAL_CTRL and _OVF_CTRL take: others #GP. */
+#define FAKE_CTRL_BITS		(GENMASK_ULL(FAKE_GP - 1, 0) |		\
+				 GENMASK_ULL(FIX(FAKE_FIXED - 1), FIX(0)))
+#define FAKE_OVF_CTRL_BITS	(FAKE_CTRL_BITS | BIT_ULL(62) | BIT_ULL(63))
+
 /**
  * struct fake_hw - the register file the model's x86c_hw_ops reach
  * @evtsel: IA32_PERFEVTSELx
@@ -178,6 +183,12 @@ static void fake_write_msr(u32 msr, u64 val)
 		return;
 	}
 	if (msr == M_GLOBAL_OVF_CTRL) {
+		/*
+		 * The counters' bits, and OvfBuf and CondChgd; the rest are
+		 * reserved (or name features the model lacks): #GP.
+		 */
+		if (val & ~FAKE_OVF_CTRL_BITS)
+			fake_bad("reserved bits in a write", msr, val);
 		fake->global_status &= ~val;
 		return;
 	}
@@ -185,6 +196,8 @@ static void fake_write_msr(u32 msr, u64 val)
 		fake_bad("write (read-only)", msr, val);
 		return;
 	}
+	if (msr == M_GLOBAL_CTRL && (val & ~FAKE_CTRL_BITS))
+		fake_bad("reserved bits in a write", msr, val);
 	reg = fake_reg(msr);
 	if (!reg) {
 		fake_bad("write", msr, val);
@@ -557,8 +570,30 @@ static void intel_overflowed_and_ack(struct kunit *test)
 			BIT_ULL(1) | BIT_ULL(FIX(2)));
 	v->ack(ctx->p, ctx->cpu, BIT_ULL(1));
 	KUNIT_EXPECT_EQ(test, v->overflowed(ctx->p, ctx->cpu), BIT_ULL(FIX(2)));
-	v->ack(ctx->p, ctx->cpu, ~0ULL);
+	v->ack(ctx->p, ctx->cpu, BIT_ULL(FIX(2)));
 	KUNIT_EXPECT_EQ(test, v->overflowed(ctx->p, ctx->cpu), 0ULL);
+}
+
+/*
+ * A CPU coming up (or back from suspend) with overflows pending, left by
+ * firmware or by the kernel before a kexec: the reset clears them, and
+ * writes GLOBAL_OVF_CTRL no bit the PMU lacks (the CPU would raise #GP:
+ * "unchecked MSR access error: WRMSR to 0x390" at every CPU's bring-up,
+ * issue 23).  Then the global control is on and nothing is programmed.
+ */
+static void counters_cpu_reset_acks_what_exists(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+
+	fake->global_status = BIT_ULL(0) | BIT_ULL(FIX(1));
+	fake->evtsel[2] = EVTSEL_EN | 0xc0;
+	fake->fixed_ctrl = 0x3;
+	x86c_cpu_reset(ctx->p, ctx->cpu);
+	KUNIT_EXPECT_EQ(test, fake->global_status, 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->global_ctrl, ctx->p->all_mask);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[2], 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0ULL);
+	KUNIT_EXPECT_EQ(test, ctx->cpu->owned, 0ULL);
 }
 
 /* ---- the Intel driver's controls ------------------------------------ */
@@ -858,6 +893,7 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(counters_legacy_long_period),
 	KUNIT_CASE(counters_overflowed_by_sign),
 	KUNIT_CASE(intel_overflowed_and_ack),
+	KUNIT_CASE(counters_cpu_reset_acks_what_exists),
 	KUNIT_CASE(intel_fixed_ctrl_bits),
 	KUNIT_CASE(intel_gp_evtsel),
 	KUNIT_CASE(counters_stop_folds_once),
