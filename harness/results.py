@@ -57,6 +57,7 @@ BAD_CONSOLE = [
     # #GP and went on), and an NMI nobody claimed: both mean counters
     # that would misbehave on a real machine.
     r'unchecked MSR access error', r'NMI received for unknown reason',
+    r'Uhhuh\. NMI', r'Dazed and confused',
 ]
 BAD_RE = re.compile('|'.join(BAD_CONSOLE))
 
