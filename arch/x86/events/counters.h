@@ -280,6 +280,8 @@ u64 x86c_counter_load_value(s64 load, u64 cntval_mask);
 /* pmi.c: the overflow interrupt */
 int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		    struct pt_regs *regs);
+int x86c_pmi_nmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		 struct pt_regs *regs);
 int x86c_pmi_init(struct x86c_pmu *p);
 
 /* rdpmc.c: user-space counter reads */

@@ -23,10 +23,12 @@
 #include <kunit/test-bug.h>
 #include <linux/bits.h>
 #include <linux/cpu.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 
 #include <asm/msr.h>
+#include <asm/nmi.h>
 
 #include "counters.h"
 
@@ -83,6 +85,8 @@
  *	and cleared through IA32_PERF_GLOBAL_OVF_CTRL, as on the CPU
  * @debugctl: IA32_DEBUGCTL; FREEZE_PERFMON_ON_PMI makes fake_pmi() clear
  *	@global_ctrl, the legacy freeze of perfmon versions 2 and 3
+ * @masked: the LVTPC is masked, as the APIC leaves it when it delivers a
+ *	PMI (fake_pmi()); an overflow then raises no PMI
  * @unmasks: how many times the LVTPC was unmasked
  * @ctrl_at_unmask: @global_ctrl when it last was
  * @ctrl_at_load: @global_ctrl when a counter was last written
@@ -95,6 +99,7 @@ struct fake_hw {
 	u64	global_ctrl;
 	u64	global_status;
 	u64	debugctl;
+	bool	masked;
 	int	unmasks;
 	u64	ctrl_at_unmask;
 	u64	ctrl_at_load;
@@ -222,6 +227,7 @@ static u64 fake_read_pmc(u32 ecx)
 
 static void fake_unmask_pmi(void)
 {
+	fake->masked = false;
 	fake->unmasks++;
 	fake->ctrl_at_unmask = fake->global_ctrl;
 }
@@ -244,11 +250,15 @@ static void fake_count(int idx, u64 n)
 	*c = (*c + n) & FAKE_MASK;
 }
 
-/* The CPU raises the PMI for an overflow: with the freeze on, all stop. */
+/*
+ * The CPU raises the PMI for an overflow: with the freeze on, all stop,
+ * and the APIC masks the LVTPC as it delivers the NMI.
+ */
 static void fake_pmi(void)
 {
 	if (fake->debugctl & DBG_FREEZE_ON_PMI)
 		fake->global_ctrl = 0;
+	fake->masked = true;
 }
 
 /* ---- fixture ------------------------------------------------------- */
@@ -855,8 +865,11 @@ static void pmi_while_disabled(struct kunit *test)
 }
 
 /*
- * An NMI that is not ours leaves the LVTPC alone and the counters
- * running; a late overflow of a counter already stopped is claimed
+ * An NMI in which no counter overflowed is not claimed and leaves the
+ * counters running, but it may still have been a PMI (one a hypervisor
+ * injected, or raised as the overflowed event went away), which masked
+ * the LVTPC: it is unmasked all the same, or that CPU would never see a
+ * PMI again.  A late overflow of a counter already stopped is claimed
  * without touching any event.
  */
 static void pmi_not_ours_and_late(struct kunit *test)
@@ -871,8 +884,9 @@ static void pmi_not_ours_and_late(struct kunit *test)
 	x86c_intel_v2_vendor.enable_all(p, ctx->cpu);
 	fake_count(0, 3);
 
+	fake->masked = true;
 	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 0);
-	KUNIT_EXPECT_EQ(test, fake->unmasks, 0);
+	KUNIT_EXPECT_FALSE(test, fake->masked);
 	KUNIT_EXPECT_EQ(test, fake->global_ctrl, p->all_mask);
 	KUNIT_EXPECT_EQ(test, ev_count(a), 0ULL);
 
@@ -881,8 +895,25 @@ static void pmi_not_ours_and_late(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 1);
 	KUNIT_EXPECT_EQ(test, ev_count(a), 0ULL);
 	KUNIT_EXPECT_EQ(test, fake->global_status, 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->unmasks, 1);
+	KUNIT_EXPECT_FALSE(test, fake->masked);
 	KUNIT_EXPECT_EQ(test, fake->global_ctrl, p->all_mask);
+}
+
+/*
+ * A PMI on a CPU that has no event left (its event was removed between
+ * the overflow and the NMI): nothing to do and not claimed, but the
+ * entry is unmasked, so that the next event on this CPU gets its PMIs
+ * (sampling, and the hard-lockup watchdog's counter).
+ */
+static void pmi_on_cpu_without_events(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+
+	ctx->cpu->nmi_window_end = jiffies - 1;
+	fake->global_status = BIT_ULL(1);
+	fake_pmi();
+	KUNIT_EXPECT_EQ(test, x86c_pmi_nmi(ctx->p, ctx->cpu, NULL), NMI_DONE);
+	KUNIT_EXPECT_FALSE(test, fake->masked);
 }
 
 static struct kunit_case counters_cases[] = {
@@ -903,6 +934,7 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(pmi_unfrozen_stops_first),
 	KUNIT_CASE(pmi_while_disabled),
 	KUNIT_CASE(pmi_not_ours_and_late),
+	KUNIT_CASE(pmi_on_cpu_without_events),
 	{}
 };
 

@@ -7,9 +7,10 @@
  * included, and the APIC masks the entry on delivery.  The handler
  * finds the counters that overflowed, folds their counts, reloads them
  * for the next period and emits a sample for each period that ended;
- * then it unmasks the entry.  Intel's perfmon versions 2 and 3 stop
- * every counter themselves as they raise the PMI (freeze on PMI, which
- * the Intel driver turns on), so the counts end at the overflow; the
+ * then it unmasks the entry, whatever it found (an NMI cannot tell
+ * whether it was a PMI).  Intel's perfmon versions 2 and 3 stop every
+ * counter themselves as they raise the PMI (freeze on PMI, which the
+ * Intel driver turns on), so the counts end at the overflow; the
  * handler restarts them as it finishes, frozen or not.
  *
  * NMIs are shared (the watchdog of another kind, IPIs of a crash, other
@@ -105,26 +106,44 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	}
 
 	/*
-	 * The APIC masked the entry when it delivered the NMI.  Unmask it
-	 * before the counters run again: an overflow while it is masked
-	 * would raise no PMI, and a freeze would then hold them stopped.
+	 * The APIC masked the entry if this NMI was a PMI, which it may
+	 * have been even with nothing overflowed here (a hypervisor's late
+	 * or injected PMI, an overflow whose counter was reprogrammed in
+	 * between): unmask it whatever we found, as a second NMI from
+	 * elsewhere leaves it as it was.  Before the counters run again:
+	 * an overflow while it is masked would raise no PMI, and a freeze
+	 * would then hold them stopped.
 	 */
-	if (handled)
-		p->hw->unmask_pmi();
+	p->hw->unmask_pmi();
 	if (p->vendor->global_ctrl && !cpu->disabled)
 		p->vendor->enable_all(p, cpu);
 	return handled;
 }
 
-static int x86c_nmi(unsigned int cmd, struct pt_regs *regs)
+/**
+ * x86c_pmi_nmi - an NMI on this CPU, as the PMU sees it
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ * @regs: where the NMI came
+ *
+ * Return: NMI_DONE when it was not ours, else how many overflows it
+ * handled (counted by the NMI core, see the top of this file).
+ */
+int x86c_pmi_nmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		 struct pt_regs *regs)
 {
-	struct x86c_pmu *p = x86c_host;
-	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
 	u64 start, took;
 	int handled;
 
-	if (!cpu->nr && time_after_eq(jiffies, cpu->nmi_window_end))
+	/*
+	 * No event here: not ours to claim.  But a PMI whose event was
+	 * removed after it overflowed masked the entry, and left masked
+	 * the next event on this CPU would never interrupt.
+	 */
+	if (!cpu->nr && time_after_eq(jiffies, cpu->nmi_window_end)) {
+		p->hw->unmask_pmi();
 		return NMI_DONE;
+	}
 
 	start = sched_clock();
 	handled = x86c_handle_pmi(p, cpu, regs);
@@ -138,11 +157,16 @@ static int x86c_nmi(unsigned int cmd, struct pt_regs *regs)
 		return handled;
 	}
 	if (!p->vendor->global_ctrl &&
-	    time_before(jiffies, cpu->nmi_window_end)) {
-		p->hw->unmask_pmi();
+	    time_before(jiffies, cpu->nmi_window_end))
 		return NMI_HANDLED;
-	}
 	return NMI_DONE;
+}
+
+static int x86c_nmi(unsigned int cmd, struct pt_regs *regs)
+{
+	struct x86c_pmu *p = x86c_host;
+
+	return x86c_pmi_nmi(p, this_cpu_ptr(p->cpus), regs);
 }
 
 /**
