@@ -21,7 +21,8 @@ What becomes a result:
   kernel.<check>          booted, finished before the time limit, and a
                           console free of oopses, BUGs, WARNINGs, lockdep,
                           KASAN and RCU-stall reports, unchecked MSR
-                          accesses and unknown NMIs
+                          accesses, unknown NMIs, and call traces (but
+                          the hard lockup the hardlockup test provokes)
   perftest.<N>            with --perftest-expect FILE, on a boot whose model
                           FILE lists: `perf test`'s result N matches stock's
                           (pass), or not, or the test is missing (fail)
@@ -60,6 +61,8 @@ BAD_CONSOLE = [
     r'Uhhuh\. NMI', r'Dazed and confused',
 ]
 BAD_RE = re.compile('|'.join(BAD_CONSOLE))
+CALL_TRACE_RE = re.compile(r'^\s*Call [Tt]race:')
+HARD_LOCKUP_RE = re.compile(r'Watchdog detected hard LOCKUP')
 
 
 def load_xfail(path, arch):
@@ -132,10 +135,20 @@ def parse(log_lines):
     booted = done = timeout = False
     in_kunit = False
 
-    for raw in log_lines:
+    lockup_at = None        # line number of the last hard-lockup report
+    for n, raw in enumerate(log_lines):
         line = ANSI.sub('', raw.rstrip('\n'))
         body = TS.sub('', line)
         if BAD_RE.search(body) and not body.startswith(('#', 'ok', 'not ok')):
+            bad.append(body.strip())
+        # A call trace is a report of its own, whatever came before it,
+        # except the hard-lockup watchdog's, which the hardlockup test
+        # provokes on purpose (stock and ours alike).
+        if HARD_LOCKUP_RE.search(body):
+            lockup_at = n
+        elif CALL_TRACE_RE.search(body) and not (
+                'suite.hardlockup' in began and lockup_at is not None and
+                n - lockup_at <= 40):
             bad.append(body.strip())
         m = MARK.match(line)
         if m:
