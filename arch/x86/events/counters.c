@@ -77,6 +77,11 @@ static void x86c_native_wrmsr(u32 msr, u64 val)
 	wrmsrl(msr, val);
 }
 
+static int x86c_native_wrmsr_safe(u32 msr, u64 val)
+{
+	return wrmsrl_safe(msr, val) ? -EIO : 0;
+}
+
 static u64 x86c_native_rdpmc(u32 ecx)
 {
 	u64 val;
@@ -93,6 +98,7 @@ static void x86c_native_unmask_pmi(void)
 const struct x86c_hw_ops x86c_native_hw = {
 	.read_msr	= x86c_native_rdmsr,
 	.write_msr	= x86c_native_wrmsr,
+	.write_msr_safe	= x86c_native_wrmsr_safe,
 	.read_pmc	= x86c_native_rdpmc,
 	.unmask_pmi	= x86c_native_unmask_pmi,
 };

@@ -32,6 +32,8 @@ static inline bool x86c_is_fixed(int idx)
  * struct x86c_hw_ops - the framework's only access to the hardware
  * @read_msr: read a model-specific register
  * @write_msr: write one
+ * @write_msr_safe: write one the CPU or a hypervisor may refuse: 0, or
+ *	-EIO when it did (a #GP caught, nothing written)
  * @read_pmc: read a counter with RDPMC, @ecx as the instruction takes it
  * @unmask_pmi: unmask the local APIC's LVTPC, which masks itself when it
  *	delivers the PMI
@@ -43,6 +45,7 @@ static inline bool x86c_is_fixed(int idx)
 struct x86c_hw_ops {
 	u64	(*read_msr)(u32 msr);
 	void	(*write_msr)(u32 msr, u64 val);
+	int	(*write_msr_safe)(u32 msr, u64 val);
 	u64	(*read_pmc)(u32 ecx);
 	void	(*unmask_pmi)(void);
 };

@@ -85,6 +85,8 @@
  *	and cleared through IA32_PERF_GLOBAL_OVF_CTRL, as on the CPU
  * @debugctl: IA32_DEBUGCTL; FREEZE_PERFMON_ON_PMI makes fake_pmi() clear
  *	@global_ctrl, the legacy freeze of perfmon versions 2 and 3
+ * @debugctl_refused: DEBUGCTL bits the model refuses with #GP, as KVM
+ *	does FREEZE_IN_SMM and FREEZE_PERFMON_ON_PMI for its guests
  * @masked: the LVTPC is masked, as the APIC leaves it when it delivers a
  *	PMI (fake_pmi()); an overflow then raises no PMI
  * @unmasks: how many times the LVTPC was unmasked
@@ -99,6 +101,7 @@ struct fake_hw {
 	u64	global_ctrl;
 	u64	global_status;
 	u64	debugctl;
+	u64	debugctl_refused;
 	bool	masked;
 	int	unmasks;
 	u64	ctrl_at_unmask;
@@ -203,12 +206,25 @@ static void fake_write_msr(u32 msr, u64 val)
 	}
 	if (msr == M_GLOBAL_CTRL && (val & ~FAKE_CTRL_BITS))
 		fake_bad("reserved bits in a write", msr, val);
+	if (msr == M_DEBUGCTL && (val & fake->debugctl_refused)) {
+		fake_bad("refused bits in a write", msr, val);
+		return;
+	}
 	reg = fake_reg(msr);
 	if (!reg) {
 		fake_bad("write", msr, val);
 		return;
 	}
 	*reg = val;
+}
+
+/* As fake_write_msr(), but a refused write is the caller's to handle. */
+static int fake_write_msr_safe(u32 msr, u64 val)
+{
+	if (msr == M_DEBUGCTL && (val & fake->debugctl_refused))
+		return -EIO;
+	fake_write_msr(msr, val);
+	return 0;
 }
 
 static u64 fake_read_pmc(u32 ecx)
@@ -235,6 +251,7 @@ static void fake_unmask_pmi(void)
 static const struct x86c_hw_ops fake_hw_ops = {
 	.read_msr	= fake_read_msr,
 	.write_msr	= fake_write_msr,
+	.write_msr_safe	= fake_write_msr_safe,
 	.read_pmc	= fake_read_pmc,
 	.unmask_pmi	= fake_unmask_pmi,
 };
@@ -738,6 +755,34 @@ static void intel_debugctl_bits(struct kunit *test)
 }
 
 /*
+ * A KVM guest: DEBUGCTL refuses both freeze bits (KVM grants only BTF,
+ * LBR and bus-lock detection).  Bringing a CPU up must not take a #GP
+ * (an "unchecked MSR access" on every CPU of every cloud VM with a
+ * vPMU): without the freeze the PMI handler stops the counters itself,
+ * and SMM goes uncounted as well as the hypervisor allows.  Other bits
+ * stay as they were.
+ */
+static void intel_debugctl_refused(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const struct x86c_vendor *v = &x86c_intel_v2_vendor;
+
+	fake->debugctl = DBG_BTF;
+	fake->debugctl_refused = DBG_FREEZE_ON_PMI | DBG_FREEZE_IN_SMM;
+	ctx->p->pmi_freezes = true;
+	v->cpu_starting(ctx->p, ctx->cpu);
+	KUNIT_EXPECT_EQ(test, fake->debugctl, DBG_BTF);
+	KUNIT_EXPECT_FALSE(test, ctx->p->pmi_freezes);
+
+	/* Only the SMM freeze refused: the PMI freeze is still taken. */
+	fake->debugctl_refused = DBG_FREEZE_IN_SMM;
+	ctx->p->pmi_freezes = true;
+	v->cpu_starting(ctx->p, ctx->cpu);
+	KUNIT_EXPECT_EQ(test, fake->debugctl, DBG_BTF | DBG_FREEZE_ON_PMI);
+	KUNIT_EXPECT_TRUE(test, ctx->p->pmi_freezes);
+}
+
+/*
  * On a boot with an Intel PMU, every CPU's real DEBUGCTL as the probe
  * and the CPU bring-up left it: the freeze is on for versions 2 and 3
  * (the harness's PMU model is version 2), off from version 4.
@@ -929,6 +974,7 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(intel_gp_evtsel),
 	KUNIT_CASE(counters_stop_folds_once),
 	KUNIT_CASE(intel_debugctl_bits),
+	KUNIT_CASE(intel_debugctl_refused),
 	KUNIT_CASE(intel_debugctl_on_every_cpu),
 	KUNIT_CASE(pmi_frozen_reload_restart),
 	KUNIT_CASE(pmi_unfrozen_stops_first),

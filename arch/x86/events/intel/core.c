@@ -185,23 +185,61 @@ static int intel_hw_config(struct x86c_pmu *p, struct perf_event *event)
 static unsigned long intel_freeze_on_smi = 1;
 static DEFINE_MUTEX(intel_freeze_on_smi_mutex);
 
+/* Write @val unless DEBUGCTL holds it already.  Return: false if refused. */
+static bool intel_write_debugctl(struct x86c_pmu *p, u64 old, u64 val)
+{
+	return val == old ||
+	       !p->hw->write_msr_safe(MSR_IA32_DEBUGCTLMSR, val);
+}
+
 /*
  * This CPU's DEBUGCTL bits that are ours: FREEZE_IN_SMM as the knob
  * says, FREEZE_PERFMON_ON_PMI where the PMU freezes on PMI.  The other
  * bits (BTF of a ptraced task, bus-lock detection) are left as found.
+ *
+ * A hypervisor may refuse either freeze bit with a #GP (KVM refuses
+ * both), so the write is one that may fail, and a refused bit is given
+ * up: the PMU's freeze for good (the PMI handler stops the counters
+ * itself then, see pmi.c), the SMM freeze for this write only, since
+ * the knob may be set again.  Each is said once.
  */
 static void intel_apply_debugctl(struct x86c_pmu *p)
 {
-	u64 debugctl = p->hw->read_msr(MSR_IA32_DEBUGCTLMSR);
-	u64 set = 0;
+	/* What to do without, the knob's bit first. */
+	static const u64 give_up[] = {
+		DEBUGCTLMSR_FREEZE_IN_SMM,
+		DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI,
+		DEBUGCTLMSR_FREEZE_IN_SMM | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI,
+	};
+	u64 old = p->hw->read_msr(MSR_IA32_DEBUGCTLMSR);
+	u64 val = old & ~(DEBUGCTLMSR_FREEZE_IN_SMM |
+			  DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI);
+	int i;
 
 	if (READ_ONCE(intel_freeze_on_smi))
-		set |= DEBUGCTLMSR_FREEZE_IN_SMM;
+		val |= DEBUGCTLMSR_FREEZE_IN_SMM;
 	if (p->pmi_freezes)
-		set |= DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI;
-	debugctl &= ~(DEBUGCTLMSR_FREEZE_IN_SMM |
-		      DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI);
-	p->hw->write_msr(MSR_IA32_DEBUGCTLMSR, debugctl | set);
+		val |= DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI;
+	if (intel_write_debugctl(p, old, val))
+		return;
+
+	for (i = 0; i < ARRAY_SIZE(give_up); i++) {
+		if ((val & give_up[i]) != give_up[i] ||
+		    !intel_write_debugctl(p, old, val & ~give_up[i]))
+			continue;
+		if (give_up[i] & DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI)
+			p->pmi_freezes = false;
+		/* Not for a KUnit model's refusals. */
+		if (p != x86c_host)
+			return;
+		if (give_up[i] & DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI)
+			pr_info("perf/x86: DEBUGCTL refuses to freeze the counters on PMI; the PMI handler stops them\n");
+		if (give_up[i] & DEBUGCTLMSR_FREEZE_IN_SMM)
+			pr_info_once("perf/x86: DEBUGCTL refuses to freeze the counters in SMM; freeze_on_smi has no effect\n");
+		return;
+	}
+	if (p == x86c_host)
+		pr_warn_once("perf/x86: DEBUGCTL refuses %#llx\n", val);
 }
 
 static void intel_freeze_on_smi_ipi(void *unused)
