@@ -998,6 +998,7 @@ static void perf_install_fn(struct perf_event *event,
 	    event->state >= PERF_EVENT_STATE_INACTIVE &&
 	    event->group_leader->state >= PERF_EVENT_STATE_INACTIVE)
 		perf_ctx_resched(cpuctx, cpuctx->task_ctx, ctx,
+				 event->pmu_ctx->pmu,
 				 perf_group_kind(event->group_leader));
 }
 
@@ -1024,6 +1025,7 @@ static void perf_remove_fn(struct perf_event *event,
 	unsigned long flags = (unsigned long)data;
 	bool leader = event->group_leader == event;
 	bool promotes = leader && (flags & DETACH_GROUP) && event->nr_siblings;
+	struct pmu *group_pmu = event->pmu_ctx->pmu;
 	enum perf_event_state state = event->state;
 
 	if (event->state == PERF_EVENT_STATE_ACTIVE) {
@@ -1054,7 +1056,8 @@ static void perf_remove_fn(struct perf_event *event,
 		perf_cgroup_sync_cpuctx(cpuctx);
 	/* Former members that were waiting may fit now. */
 	if (promotes && cpuctx && ctx->is_active)
-		perf_ctx_resched(cpuctx, cpuctx->task_ctx, ctx, EVENT_ALL);
+		perf_ctx_resched(cpuctx, cpuctx->task_ctx, ctx, group_pmu,
+				 EVENT_ALL);
 }
 
 /**
@@ -1168,7 +1171,7 @@ static void perf_enable_fn(struct perf_event *event,
 		return;
 	if (!perf_event_filter_match(event))
 		return;
-	perf_ctx_resched(cpuctx, cpuctx->task_ctx, ctx,
+	perf_ctx_resched(cpuctx, cpuctx->task_ctx, ctx, leader->pmu_ctx->pmu,
 			 perf_group_kind(leader));
 }
 

@@ -343,12 +343,14 @@ void perf_event_enable_state(struct perf_event *event);
 
 /*
  * Re-evaluate this CPU's contexts after the set of enabled groups of
- * @changed changed: schedule out what must make room and schedule in what
- * can run (on the context's CPU, locks held as for perf_ctx_fn).
+ * @changed on @pmu (NULL: any PMU) changed: schedule out what must make
+ * room and schedule in what can run (on the context's CPU, locks held as
+ * for perf_ctx_fn).
  */
 void perf_ctx_resched(struct perf_cpu_context *cpuctx,
 		      struct perf_event_context *task_ctx,
-		      struct perf_event_context *changed, int event_type);
+		      struct perf_event_context *changed, struct pmu *pmu,
+		      int event_type);
 
 /* EVENT_PINNED or EVENT_FLEXIBLE: which pass schedules @leader's group. */
 static inline int perf_group_kind(struct perf_event *leader)

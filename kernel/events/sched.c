@@ -542,7 +542,14 @@ static void perf_ctx_clock_off(struct perf_event_context *ctx)
 	ctx->is_active &= EVENT_FROZEN;
 }
 
-static void perf_ctx_sched_out(struct perf_event_context *ctx, int type)
+/*
+ * Take @ctx's groups of the kinds in @type off their PMUs, or only
+ * @pmu's groups if @pmu is not NULL.  The context stays active then: its
+ * other PMUs' groups are still on, and a caller that takes one PMU's off
+ * puts them back on at once (perf_ctx_resched()).
+ */
+static void perf_ctx_sched_out(struct perf_event_context *ctx,
+			       struct pmu *pmu, int type)
 {
 	struct perf_event_pmu_context *epc;
 
@@ -551,15 +558,21 @@ static void perf_ctx_sched_out(struct perf_event_context *ctx, int type)
 		return;
 
 	perf_ctx_update_time(ctx);
-	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
-		perf_epc_sched_out(epc, ctx, type);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (!pmu || epc->pmu == pmu)
+			perf_epc_sched_out(epc, ctx, type);
+	}
+	if (pmu)
+		return;
 
 	ctx->is_active &= ~(type & EVENT_ALL);
 	if (!(ctx->is_active & EVENT_ALL))
 		perf_ctx_clock_off(ctx);
 }
 
-static void perf_ctx_sched_in(struct perf_event_context *ctx, int type)
+/* Offer the PMUs @ctx's groups of the kinds in @type; @pmu's alone if set. */
+static void perf_ctx_sched_in(struct perf_event_context *ctx,
+			      struct pmu *pmu, int type)
 {
 	struct perf_event_pmu_context *epc;
 
@@ -578,6 +591,8 @@ static void perf_ctx_sched_in(struct perf_event_context *ctx, int type)
 	ctx->is_active |= type & EVENT_ALL;
 
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (pmu && epc->pmu != pmu)
+			continue;
 		if (type & EVENT_PINNED && !list_empty(&epc->pinned_groups)) {
 			perf_pmu_disable(epc->pmu);
 			perf_pinned_sched_in(epc, ctx);
@@ -595,12 +610,12 @@ static void perf_ctx_sched_in(struct perf_event_context *ctx, int type)
 static void perf_sched_in_all(struct perf_cpu_context *cpuctx,
 			      struct perf_event_context *task_ctx)
 {
-	perf_ctx_sched_in(&cpuctx->ctx, EVENT_PINNED);
+	perf_ctx_sched_in(&cpuctx->ctx, NULL, EVENT_PINNED);
 	if (task_ctx)
-		perf_ctx_sched_in(task_ctx, EVENT_PINNED);
-	perf_ctx_sched_in(&cpuctx->ctx, EVENT_FLEXIBLE);
+		perf_ctx_sched_in(task_ctx, NULL, EVENT_PINNED);
+	perf_ctx_sched_in(&cpuctx->ctx, NULL, EVENT_FLEXIBLE);
 	if (task_ctx)
-		perf_ctx_sched_in(task_ctx, EVENT_FLEXIBLE);
+		perf_ctx_sched_in(task_ctx, NULL, EVENT_FLEXIBLE);
 }
 
 /**
@@ -608,6 +623,7 @@ static void perf_sched_in_all(struct perf_cpu_context *cpuctx,
  * @cpuctx: this CPU's context
  * @task_ctx: the task context scheduled in here, or NULL
  * @changed: the context whose groups changed, or NULL if it may be either
+ * @pmu: the PMU whose groups changed, or NULL if it may be any
  * @event_type: EVENT_PINNED and/or EVENT_FLEXIBLE: the kinds that changed
  *
  * Only what the change can displace comes off, so that the documented
@@ -615,13 +631,16 @@ static void perf_sched_in_all(struct perf_cpu_context *cpuctx,
  * again once everything that can go on has gone on: a pinned change also
  * takes off the flexible groups (they make room), a task change leaves
  * the CPU's pinned groups alone and its flexible ones unless pinned
- * groups changed.  Only what came off is offered the PMU again: a new
- * task flexible group, the common case, costs one pass over the task's
- * flexible groups.
+ * groups changed.  Groups of other PMUs than @pmu never compete with
+ * the changed one for a counter, so they stay where they are: enabling
+ * a software group does not reprogram the hardware counters beside it.
+ * Only what came off is offered the PMU again: a new task flexible
+ * group, the common case, costs one pass over its PMU's flexible groups.
  */
 void perf_ctx_resched(struct perf_cpu_context *cpuctx,
 		      struct perf_event_context *task_ctx,
-		      struct perf_event_context *changed, int event_type)
+		      struct perf_event_context *changed, struct pmu *pmu,
+		      int event_type)
 {
 	int task_type = event_type & EVENT_ALL;
 	int cpu_type = 0;
@@ -639,19 +658,19 @@ void perf_ctx_resched(struct perf_cpu_context *cpuctx,
 		task_type = 0;
 
 	if (task_type)
-		perf_ctx_sched_out(task_ctx, task_type);
+		perf_ctx_sched_out(task_ctx, pmu, task_type);
 	if (cpu_type)
-		perf_ctx_sched_out(&cpuctx->ctx, cpu_type);
+		perf_ctx_sched_out(&cpuctx->ctx, pmu, cpu_type);
 
 	/* What came off goes back on, in the documented order. */
 	if (cpu_type & EVENT_PINNED)
-		perf_ctx_sched_in(&cpuctx->ctx, EVENT_PINNED);
+		perf_ctx_sched_in(&cpuctx->ctx, pmu, EVENT_PINNED);
 	if (task_type & EVENT_PINNED)
-		perf_ctx_sched_in(task_ctx, EVENT_PINNED);
+		perf_ctx_sched_in(task_ctx, pmu, EVENT_PINNED);
 	if (cpu_type & EVENT_FLEXIBLE)
-		perf_ctx_sched_in(&cpuctx->ctx, EVENT_FLEXIBLE);
+		perf_ctx_sched_in(&cpuctx->ctx, pmu, EVENT_FLEXIBLE);
 	if (task_type & EVENT_FLEXIBLE)
-		perf_ctx_sched_in(task_ctx, EVENT_FLEXIBLE);
+		perf_ctx_sched_in(task_ctx, pmu, EVENT_FLEXIBLE);
 }
 
 /**
@@ -667,7 +686,7 @@ void perf_task_ctx_sched_out(struct perf_event_context *ctx, int event_type)
 
 	perf_ctx_lock(cpuctx, ctx);
 	if (cpuctx->task_ctx == ctx) {
-		perf_ctx_sched_out(ctx, event_type);
+		perf_ctx_sched_out(ctx, NULL, event_type);
 		if ((event_type & EVENT_ALL) == EVENT_ALL)
 			cpuctx->task_ctx = NULL;
 	}
@@ -729,7 +748,7 @@ void perf_task_ctx_start(struct perf_cpu_context *cpuctx,
 	cpuctx->task_ctx = ctx;
 
 	if (!ctx->nr_events) {
-		perf_ctx_sched_in(ctx, EVENT_ALL);
+		perf_ctx_sched_in(ctx, NULL, EVENT_ALL);
 	} else if (cpuctx->ctx.nr_events &&
 		   (cpuctx->ctx.is_active & EVENT_FLEXIBLE) &&
 		   perf_ctx_has_pinned(ctx)) {
@@ -738,11 +757,11 @@ void perf_task_ctx_start(struct perf_cpu_context *cpuctx,
 		 * which make room for them.  Without task pinned groups the
 		 * order already holds: task flexible ones come last anyway.
 		 */
-		perf_ctx_sched_out(&cpuctx->ctx, EVENT_FLEXIBLE);
+		perf_ctx_sched_out(&cpuctx->ctx, NULL, EVENT_FLEXIBLE);
 		perf_sched_in_all(cpuctx, ctx);
 	} else {
-		perf_ctx_sched_in(ctx, EVENT_PINNED);
-		perf_ctx_sched_in(ctx, EVENT_FLEXIBLE);
+		perf_ctx_sched_in(ctx, NULL, EVENT_PINNED);
+		perf_ctx_sched_in(ctx, NULL, EVENT_FLEXIBLE);
 	}
 }
 
@@ -799,7 +818,8 @@ void perf_cpu_ctx_sched_out_cgroup(struct perf_cpu_context *cpuctx)
 void perf_cpu_ctx_sched_in_cgroup(struct perf_cpu_context *cpuctx)
 {
 	if (cpuctx->ctx.is_active & EVENT_ALL)
-		perf_ctx_sched_in(&cpuctx->ctx, cpuctx->ctx.is_active & EVENT_ALL);
+		perf_ctx_sched_in(&cpuctx->ctx, NULL,
+				  cpuctx->ctx.is_active & EVENT_ALL);
 }
 
 /* ----------------------------------------------------------------------
@@ -939,8 +959,8 @@ void perf_sched_cb_dec(struct pmu *pmu)
  * perf_pmu_resched - re-place @pmu's groups on this CPU
  * @pmu: the PMU whose constraints changed
  *
- * Every PMU's groups are re-placed, not only @pmu's: cheap enough for
- * the rare constraint change, and the order stays right for all.
+ * Only @pmu's groups move: no other PMU's counters depend on its
+ * constraints.
  */
 void perf_pmu_resched(struct pmu *pmu)
 {
@@ -950,7 +970,7 @@ void perf_pmu_resched(struct pmu *pmu)
 
 	local_irq_save(flags);
 	perf_ctx_lock(cpuctx, task_ctx);
-	perf_ctx_resched(cpuctx, task_ctx, NULL, EVENT_ALL);
+	perf_ctx_resched(cpuctx, task_ctx, NULL, pmu, EVENT_ALL);
 	perf_ctx_unlock(cpuctx, task_ctx);
 	local_irq_restore(flags);
 }

@@ -378,7 +378,7 @@ static void perf_exec_enable_fn(struct perf_event *event,
 		any = true;
 	}
 	if (any && cpuctx && ctx->is_active)
-		perf_ctx_resched(cpuctx, ctx, ctx, EVENT_ALL);
+		perf_ctx_resched(cpuctx, ctx, ctx, NULL, EVENT_ALL);
 }
 
 /**
