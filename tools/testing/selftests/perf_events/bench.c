@@ -280,6 +280,57 @@ static double run_read_group(long n, long nev)
 	return (double)(t1 - t0);
 }
 
+/*
+ * ioctl(PERF_EVENT_IOC_ENABLE) then ioctl(PERF_EVENT_IOC_DISABLE), both
+ * with PERF_IOC_FLAG_GROUP, on a group of nev counting events of this
+ * task, the i-th opened by opener(i) into the first one's group: one
+ * operation is the pair.  perf stat -D, perf record --control and the
+ * fuzzer's enable/disable storms do this.
+ */
+typedef int (*group_open_fn)(int i, int group_fd);
+
+static double toggle_group(long n, int nev, group_open_fn opener)
+{
+	int fds[8], i;
+	__u64 t0, t1;
+	long j;
+
+	for (i = 0; i < nev; i++) {
+		fds[i] = opener(i, i ? fds[0] : -1);
+		if (fds[i] < 0) {
+			int err = errno;
+
+			while (i--)
+				close(fds[i]);
+			errno = err;
+			return -1;
+		}
+	}
+	t0 = now_ns();
+	for (j = 0; j < n; j++)
+		if (ioctl(fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) ||
+		    ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP))
+			die("ioctl (toggle group)");
+	t1 = now_ns();
+	close_events(fds, nev);
+	return (double)(t1 - t0);
+}
+
+static int open_sw_member(int i, int group_fd)
+{
+	return open_sw(i & 1 ? PERF_COUNT_SW_CONTEXT_SWITCHES :
+		       PERF_COUNT_SW_TASK_CLOCK, 1, group_fd);
+}
+
+static double run_toggle_group(long n, long nev)
+{
+	double t = toggle_group(n, nev, open_sw_member);
+
+	if (t < 0)
+		die("perf_event_open (toggle_group)");
+	return t;
+}
+
 /* ---- open/close ------------------------------------------------------- */
 
 static double run_open_close(long n, long arg)
@@ -725,6 +776,51 @@ static double run_hw_ctxsw(long n, long nev)
 	return t;
 }
 
+/* A counting hardware event of this task in group_fd's group. */
+static int open_hw_member(int i, int group_fd)
+{
+	struct perf_event_attr attr;
+
+	attr_hw(&attr, PERF_TYPE_HARDWARE, i & 1 ? PERF_COUNT_HW_CPU_CYCLES :
+		PERF_COUNT_HW_INSTRUCTIONS);
+	attr.disabled = 1;
+	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
+}
+
+/* toggle_group() on a group of nev hardware events. */
+static double run_hw_toggle_group(long n, long nev)
+{
+	double t;
+
+	if (hw_absent())
+		return NOT_AVAILABLE;
+	t = toggle_group(n, nev, open_hw_member);
+	if (t < 0)
+		return hw_open_failed("perf_event_open (hw_toggle_group)");
+	return t;
+}
+
+/*
+ * toggle_group() on a group of four software events while nev hardware
+ * events of the task count beside it: enabling a group of one PMU has
+ * no business with the others' counters.
+ */
+static double run_hw_toggle_beside(long n, long nev)
+{
+	int fds[8];
+	double t;
+
+	if (hw_absent())
+		return NOT_AVAILABLE;
+	if (open_events(fds, nev, open_hw_counting))
+		return hw_open_failed("perf_event_open (hw_toggle_sw_beside)");
+	t = toggle_group(n, 4, open_sw_member);
+	close_events(fds, nev);
+	if (t < 0)
+		die("perf_event_open (hw_toggle_sw_beside)");
+	return t;
+}
+
 /*
  * Sampling: a user-only instructions event with sample_period
  * PMI_PERIOD (IP, TID, TIME and PERIOD, as perf record writes) over a
@@ -882,6 +978,7 @@ static const struct bench {
 	{ "read_1",		run_read_1,		0,	256,	NS_PER_OP, NULL },
 	{ "read_group_8",	run_read_group,		8,	256,	NS_PER_OP, NULL },
 	{ "open_close",		run_open_close,		0,	64,	NS_PER_OP, NULL },
+	{ "toggle_group_4",	run_toggle_group,	4,	64,	NS_PER_OP, NULL },
 	{ "fork_exit_0",	run_fork_inherit,	0,	16,	NS_PER_OP, NULL },
 	{ "fork_exit_inherit_8", run_fork_inherit,	8,	16,	NS_PER_OP, "fork_exit_0" },
 	{ "sample_write",	run_sample_write,	0,	256,	NS_PER_OP, NULL },
@@ -894,6 +991,8 @@ static const struct bench {
 	 * hw_ctxsw_0, which opens none.
 	 */
 	{ "hw_read_1",		run_hw_read_1,		0,	256,	NS_PER_OP, NULL },
+	{ "hw_toggle_group_4",	run_hw_toggle_group,	4,	64,	NS_PER_OP, NULL },
+	{ "hw_toggle_sw_beside_4", run_hw_toggle_beside,	4,	64,	NS_PER_OP, NULL },
 #if defined(__x86_64__)
 	{ "hw_rdpmc",		run_hw_rdpmc,		0,	1024,	NS_PER_OP, NULL },
 #endif
