@@ -15,8 +15,10 @@
  * expected.  What it looks for is the kernel's reaction, which the
  * harness reads from the console (make fuzz).  The binary itself fails
  * only when a worker does not finish in time (a task stuck in the
- * kernel) or dies of a signal it did not ask for.  The last line is a
- * summary: operations run, events opened, and how many calls failed.
+ * kernel) or dies of a signal it did not ask for.  It ends with where
+ * the workers' time went (per kind of operation: how many, guest ms in
+ * all, the longest one), then a summary: operations run, events opened,
+ * and how many calls failed.
  */
 #define _GNU_SOURCE
 #include "perf_test.h"
@@ -30,8 +32,21 @@
 #define FUZZ_ENV	"PERF_FUZZ_EXEC"
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* The kinds of operation a worker picks, for the time each took. */
+enum op_kind {
+	OP_OPEN, OP_IOCTL, OP_MMAP, OP_READ, OP_POLL, OP_CLOSE, OP_TASK,
+	OP_STORM, OP_WORK, NR_OPS
+};
+
+static const char *const op_names[NR_OPS] = {
+	"open", "ioctl", "mmap", "read", "poll", "close", "task", "storm",
+	"work",
+};
+
 struct stats {
 	unsigned long ops, opened, open_failed, calls_failed, tasks;
+	/* per kind: how many, guest ms spent, the longest one in ms */
+	unsigned long count[NR_OPS], ms[NR_OPS], max_ms[NR_OPS];
 };
 
 /* Shared with every worker: the totals. */
@@ -431,35 +446,56 @@ static void worker(unsigned long long seed, time_t deadline)
 	for (i = 0; i < MAX_FDS; i++)
 		fds[i] = -1;
 	while (time(NULL) < deadline) {
+		enum op_kind kind;
+		unsigned long ms;
+		struct timespec t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		switch (pick(16)) {
 		case 0: case 1: case 2: case 3:
 			op_open_group();
+			kind = OP_OPEN;
 			break;
 		case 4: case 5: case 6:
 			op_ioctl();
+			kind = OP_IOCTL;
 			break;
 		case 7:
 			op_mmap();
+			kind = OP_MMAP;
 			break;
 		case 8:
 			op_read();
+			kind = OP_READ;
 			break;
 		case 9:
 			op_poll();
+			kind = OP_POLL;
 			break;
 		case 10: case 11:
 			op_close();
+			kind = OP_CLOSE;
 			break;
 		case 12: case 13:
 			op_task();
+			kind = OP_TASK;
 			break;
 		case 14:
 			op_storm();
+			kind = OP_STORM;
 			break;
-		case 15:
+		default:
 			work();
+			kind = OP_WORK;
 			break;
 		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ms = (t1.tv_sec - t0.tv_sec) * 1000 +
+		     (t1.tv_nsec - t0.tv_nsec) / 1000000;
+		st.count[kind]++;
+		st.ms[kind] += ms;
+		if (ms > st.max_ms[kind])
+			st.max_ms[kind] = ms;
 		st.ops++;
 	}
 	for (i = 0; i < MAX_FDS; i++)
@@ -473,6 +509,20 @@ static void worker(unsigned long long seed, time_t deadline)
 	__atomic_add_fetch(&total->calls_failed, st.calls_failed,
 			   __ATOMIC_RELAXED);
 	__atomic_add_fetch(&total->tasks, st.tasks, __ATOMIC_RELAXED);
+	for (i = 0; i < NR_OPS; i++) {
+		unsigned long seen;
+
+		__atomic_add_fetch(&total->count[i], st.count[i],
+				   __ATOMIC_RELAXED);
+		__atomic_add_fetch(&total->ms[i], st.ms[i], __ATOMIC_RELAXED);
+		seen = __atomic_load_n(&total->max_ms[i], __ATOMIC_RELAXED);
+		while (st.max_ms[i] > seen &&
+		       !__atomic_compare_exchange_n(&total->max_ms[i], &seen,
+						    st.max_ms[i], 0,
+						    __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED))
+			;
+	}
 	_exit(0);
 }
 
@@ -556,6 +606,12 @@ int main(int argc, char **argv)
 			bad = 1;
 		}
 	}
+	/* Where the time went: what a slow or starved kernel path shows. */
+	printf("fuzz: time by operation (count, ms in all, longest ms):");
+	for (i = 0; i < NR_OPS; i++)
+		printf(" %s %lu/%lu/%lu", op_names[i], total->count[i],
+		       total->ms[i], total->max_ms[i]);
+	printf("\n");
 	printf("fuzz: seed %llu, %d s, %d workers: %lu operations, ",
 	       seed, secs, workers, total->ops);
 	printf("%lu events opened, %lu opens refused, %lu calls failed, %lu tasks\n",
