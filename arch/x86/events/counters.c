@@ -29,7 +29,8 @@
  * How an event reaches a counter.  add() appends the event to its CPU's
  * list and finds a counter for it: where it fits beside the events
  * already placed (the lowest free fixed counter it may use, else the
- * lowest free general-purpose one) they stay where they are; otherwise
+ * lowest free general-purpose one) they stay where they are, and so
+ * does a transaction's group when all its events fit so; otherwise
  * perf_assign_events() places the whole list again, which finds an
  * arrangement whenever one exists.  Nothing is programmed yet: the core
  * adds a group between pmu_disable and pmu_enable, and pmu_enable
@@ -362,43 +363,51 @@ struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config)
 }
 
 /*
- * The last event of the list beside the others where they are: the
- * lowest free fixed counter it allows, else the lowest free
- * general-purpose one.  Return: the counter, or -1.
+ * The events added since the last placement beside the placed ones,
+ * where those are: each in list order takes the lowest free fixed
+ * counter it allows, else the lowest free general-purpose one.  Return:
+ * whether every one found a counter (their cpu->assign[] entries are
+ * written either way, and mean nothing until cpu->placed covers them).
  */
-static int x86c_fit_last(struct x86c_pmu *p, struct x86c_cpu *cpu)
+static bool x86c_fit_new(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
-	u64 allowed = cpu->constraint[cpu->nr - 1]->idxmsk64;
-	u64 used = 0, gp;
-	int i;
+	u64 used = 0, allowed;
+	int gp_used, i, idx;
 
-	for (i = 0; i < cpu->nr - 1; i++)
+	for (i = 0; i < cpu->placed; i++)
 		used |= BIT_ULL(cpu->assign[i]);
-	allowed &= ~used;
-	if (allowed & ~X86C_GP_MASK)
-		return __ffs64(allowed & ~X86C_GP_MASK);
-	gp = allowed & X86C_GP_MASK;
-	if (gp && hweight64(used & X86C_GP_MASK) < p->num_gp)
-		return __ffs64(gp);
-	return -1;
+	gp_used = hweight64(used & X86C_GP_MASK);
+	for (i = cpu->placed; i < cpu->nr; i++) {
+		allowed = cpu->constraint[i]->idxmsk64 & ~used;
+		if (allowed & ~X86C_GP_MASK) {
+			idx = __ffs64(allowed & ~X86C_GP_MASK);
+		} else if ((allowed & X86C_GP_MASK) && gp_used < p->num_gp) {
+			idx = __ffs64(allowed & X86C_GP_MASK);
+			gp_used++;
+		} else {
+			return false;
+		}
+		used |= BIT_ULL(idx);
+		cpu->assign[i] = idx;
+	}
+	return true;
 }
 
 /*
  * Counters for every event of the list: 0 and all placed, or -EINVAL
- * with the placed ones as they were.
+ * with the placed ones as they were.  The whole list is placed again
+ * only when the new events do not fit beside the others: that moves
+ * counters (and costs a matching), which a group that fits as things
+ * are, the common case, need not pay.
  */
-static int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu)
+int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
 	int assign[X86C_MAX_EVENTS];
-	int i, idx;
+	int i;
 
-	if (cpu->nr == cpu->placed + 1) {
-		/* One new event: beside the others if it fits. */
-		idx = x86c_fit_last(p, cpu);
-		if (idx >= 0) {
-			cpu->assign[cpu->placed++] = idx;
-			return 0;
-		}
+	if (x86c_fit_new(p, cpu)) {
+		cpu->placed = cpu->nr;
+		return 0;
 	}
 	if (perf_assign_events(cpu->constraint, cpu->nr, 0, 0, p->num_gp,
 			       assign))

@@ -261,6 +261,7 @@ void x86c_stop(struct x86c_pmu *p, struct x86c_cpu *cpu,
 void x86c_program_each(struct x86c_pmu *p, struct x86c_cpu *cpu);
 u64 x86c_overflowed_by_sign(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu);
+int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu);
 
 /* period.c: counter arithmetic, no state */
 u64 x86c_counter_delta(u64 prev, u64 now, int width);

@@ -422,6 +422,60 @@ static void counters_constraint(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, 0x5300c4), &p->any_gp);
 }
 
+/* ---- placing events on counters ------------------------------------ */
+
+/*
+ * A group added in one transaction that fits beside the events already
+ * on counters leaves those where they are: moving one means stopping
+ * it and loading another counter for nothing.  Here a full placement
+ * would move both (the lighter {0, 1} event first takes counter 0),
+ * so the case fails if x86c_place() placed the list again.  A group
+ * that does not fit so still gets the arrangement that fits.
+ */
+static void counters_place_keeps_placed(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct event_constraint low2 = { .idxmsk64 = 0x3, .weight = 2 };
+	struct event_constraint only0 = { .idxmsk64 = 0x1, .weight = 1 };
+	struct x86c_cpu *cpu = ctx->cpu;
+	struct x86c_pmu *p = ctx->p;
+
+	/* Placed one at a time: any GP on 0, then {0, 1} on 1. */
+	cpu->constraint[0] = &p->any_gp;
+	cpu->constraint[1] = &low2;
+	cpu->assign[0] = 0;
+	cpu->assign[1] = 1;
+	cpu->nr = 2;
+	cpu->placed = 2;
+
+	/* A transaction of two more. */
+	cpu->constraint[2] = &p->any_gp;
+	cpu->constraint[3] = &p->fixed[0];
+	cpu->nr = 4;
+	KUNIT_ASSERT_EQ(test, x86c_place(p, cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu->placed, 4);
+	KUNIT_EXPECT_EQ(test, cpu->assign[0], 0);
+	KUNIT_EXPECT_EQ(test, cpu->assign[1], 1);
+	KUNIT_EXPECT_EQ(test, cpu->assign[2], 2);
+	KUNIT_EXPECT_EQ(test, cpu->assign[3], FIX(0));
+
+	/* Counter 0 only: the others make room. */
+	cpu->constraint[4] = &only0;
+	cpu->nr = 5;
+	KUNIT_ASSERT_EQ(test, x86c_place(p, cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu->placed, 5);
+	KUNIT_EXPECT_EQ(test, cpu->assign[4], 0);
+	KUNIT_EXPECT_EQ(test, cpu->assign[3], FIX(0));
+
+	/* One more any-GP event: five on four GP counters cannot be. */
+	cpu->constraint[5] = &p->any_gp;
+	cpu->constraint[6] = &p->any_gp;
+	cpu->nr = 7;
+	KUNIT_EXPECT_EQ(test, x86c_place(p, cpu), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cpu->placed, 5);
+	KUNIT_EXPECT_EQ(test, cpu->assign[4], 0);
+}
+
 /* ---- loads and updates --------------------------------------------- */
 
 /*
@@ -964,6 +1018,7 @@ static void pmi_on_cpu_without_events(struct kunit *test)
 static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(counters_init_limits),
 	KUNIT_CASE(counters_constraint),
+	KUNIT_CASE(counters_place_keeps_placed),
 	KUNIT_CASE(counters_period_and_update),
 	KUNIT_CASE(counters_update_across_wrap),
 	KUNIT_CASE(counters_legacy_long_period),
