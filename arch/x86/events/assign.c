@@ -189,6 +189,21 @@ static void assign_reach_gp(struct assign_state *s, int *tail, int e, int idx)
 }
 
 /*
+ * Take the next counter to try out of @mask: fixed ones first, each kind
+ * lowest first.  Only the counters an event allows are visited: a
+ * search that fails (more events than counters, the usual case when
+ * flexible groups are multiplexed) visits every reachable one.
+ */
+static int assign_next_counter(u64 *mask)
+{
+	u64 fixed = *mask & ~ASSIGN_GP_MASK;
+	int idx = __ffs64(fixed ? fixed : *mask);
+
+	*mask &= ~BIT_ULL(idx);
+	return idx;
+}
+
+/*
  * One breadth-first search for an augmenting path, from all unplaced
  * events at once.  Counters are tried fixed ones first, lowest first.
  * Returns whether one more event got placed.
@@ -210,17 +225,14 @@ static bool assign_augment(struct assign_state *s)
 	while (head < tail) {
 		int e = s->queue[head++];
 		u64 mask = assign_mask(s, e);
-		int k;
 
 		if (s->counter[e] >= 0)
 			mask &= ~BIT_ULL(s->counter[e]);
 
-		for (k = 0; k < X86_PMC_IDX_MAX; k++) {
-			int idx = (k + INTEL_PMC_IDX_FIXED) % X86_PMC_IDX_MAX;
+		while (mask) {
+			int idx = assign_next_counter(&mask);
 			int v;
 
-			if (!(mask & BIT_ULL(idx)))
-				continue;
 			v = s->owner[idx];
 			if (v >= 0) {
 				if (!(s->seen & BIT_ULL(v)))
