@@ -776,7 +776,13 @@ static double run_hw_ctxsw(long n, long nev)
 	return t;
 }
 
-/* A counting hardware event of this task in group_fd's group. */
+/*
+ * Where open_hw_member() opens: this task (pid 0, cpu -1) by default,
+ * inherited or not.
+ */
+static int member_pid, member_cpu = -1, member_inherit;
+
+/* A counting hardware event in group_fd's group. */
 static int open_hw_member(int i, int group_fd)
 {
 	struct perf_event_attr attr;
@@ -784,7 +790,8 @@ static int open_hw_member(int i, int group_fd)
 	attr_hw(&attr, PERF_TYPE_HARDWARE, i & 1 ? PERF_COUNT_HW_CPU_CYCLES :
 		PERF_COUNT_HW_INSTRUCTIONS);
 	attr.disabled = 1;
-	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
+	attr.inherit = member_inherit;
+	return sys_perf_event_open(&attr, member_pid, member_cpu, group_fd, 0);
 }
 
 /* toggle_group() on a group of nev hardware events. */
@@ -798,6 +805,79 @@ static double run_hw_toggle_group(long n, long nev)
 	if (t < 0)
 		return hw_open_failed("perf_event_open (hw_toggle_group)");
 	return t;
+}
+
+/*
+ * toggle_group() on a CPU-wide group of nev hardware events of CPU 1,
+ * from CPU 0: each change is a cross-CPU call.  Needs two CPUs.
+ */
+static double run_hw_toggle_cpu_group(long n, long nev)
+{
+	double t;
+
+	if (hw_absent())
+		return NOT_AVAILABLE;
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return not_available("one CPU online", 0);
+	member_pid = -1;
+	member_cpu = 1;
+	t = toggle_group(n, nev, open_hw_member);
+	member_pid = 0;
+	member_cpu = -1;
+	if (t < 0)
+		return hw_open_failed("perf_event_open (hw_toggle_cpu_group)");
+	return t;
+}
+
+/*
+ * toggle_group() on an inherited group of nev hardware events of this
+ * task, with a child that forked after the group opened and waits: each
+ * change is made to the child's copies as well, in a context that is
+ * not running.
+ */
+static double run_hw_toggle_inherited(long n, long nev)
+{
+	int fds[8], go[2], i, status;
+	__u64 t0, t1;
+	pid_t child;
+	long j;
+
+	if (hw_absent())
+		return NOT_AVAILABLE;
+	member_inherit = 1;
+	for (i = 0; i < nev; i++) {
+		fds[i] = open_hw_member(i, i ? fds[0] : -1);
+		if (fds[i] < 0) {
+			double r = hw_open_failed("perf_event_open (hw_toggle_inherited)");
+
+			member_inherit = 0;
+			close_events(fds, i);
+			return r;
+		}
+	}
+	member_inherit = 0;
+	if (pipe(go))
+		die("pipe");
+	child = fork();
+	if (child < 0)
+		die("fork");
+	if (child == 0) {
+		char c;
+
+		close(go[1]);
+		_exit(read(go[0], &c, 1) < 0);
+	}
+	close(go[0]);
+	t0 = now_ns();
+	for (j = 0; j < n; j++)
+		if (ioctl(fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) ||
+		    ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP))
+			die("ioctl (toggle inherited group)");
+	t1 = now_ns();
+	close(go[1]);
+	waitpid(child, &status, 0);
+	close_events(fds, nev);
+	return (double)(t1 - t0);
 }
 
 /*
@@ -993,6 +1073,8 @@ static const struct bench {
 	{ "hw_read_1",		run_hw_read_1,		0,	256,	NS_PER_OP, NULL },
 	{ "hw_toggle_group_4",	run_hw_toggle_group,	4,	64,	NS_PER_OP, NULL },
 	{ "hw_toggle_sw_beside_4", run_hw_toggle_beside,	4,	64,	NS_PER_OP, NULL },
+	{ "hw_toggle_cpu_group_4", run_hw_toggle_cpu_group,	4,	64,	NS_PER_OP, NULL },
+	{ "hw_toggle_inherited_4", run_hw_toggle_inherited,	4,	64,	NS_PER_OP, NULL },
 #if defined(__x86_64__)
 	{ "hw_rdpmc",		run_hw_rdpmc,		0,	1024,	NS_PER_OP, NULL },
 #endif
