@@ -289,31 +289,48 @@ static double run_read_group(long n, long nev)
  */
 typedef int (*group_open_fn)(int i, int group_fd);
 
-static double toggle_group(long n, int nev, group_open_fn opener)
+/* nev events into fds[], a group; 0, or -1 with errno set (none left open). */
+static int open_group(int *fds, int nev, group_open_fn opener)
 {
-	int fds[8], i;
-	__u64 t0, t1;
-	long j;
+	int i, err;
 
 	for (i = 0; i < nev; i++) {
 		fds[i] = opener(i, i ? fds[0] : -1);
 		if (fds[i] < 0) {
-			int err = errno;
-
-			while (i--)
-				close(fds[i]);
+			err = errno;
+			close_events(fds, i);
 			errno = err;
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/* n enable + disable pairs of the group led by fd: the ns they took. */
+static double toggle_n(int fd, long n)
+{
+	__u64 t0, t1;
+	long j;
+
 	t0 = now_ns();
 	for (j = 0; j < n; j++)
-		if (ioctl(fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) ||
-		    ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP))
+		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) ||
+		    ioctl(fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP))
 			die("ioctl (toggle group)");
 	t1 = now_ns();
-	close_events(fds, nev);
 	return (double)(t1 - t0);
+}
+
+static double toggle_group(long n, int nev, group_open_fn opener)
+{
+	int fds[8] = { -1 };
+	double t;
+
+	if (open_group(fds, nev, opener))
+		return -1;
+	t = toggle_n(fds[0], n);
+	close_events(fds, nev);
+	return t;
 }
 
 static int open_sw_member(int i, int group_fd)
@@ -837,25 +854,17 @@ static double run_hw_toggle_cpu_group(long n, long nev)
  */
 static double run_hw_toggle_inherited(long n, long nev)
 {
-	int fds[8], go[2], i, status;
-	__u64 t0, t1;
+	int fds[8], go[2], status, err;
 	pid_t child;
-	long j;
+	double t;
 
 	if (hw_absent())
 		return NOT_AVAILABLE;
 	member_inherit = 1;
-	for (i = 0; i < nev; i++) {
-		fds[i] = open_hw_member(i, i ? fds[0] : -1);
-		if (fds[i] < 0) {
-			double r = hw_open_failed("perf_event_open (hw_toggle_inherited)");
-
-			member_inherit = 0;
-			close_events(fds, i);
-			return r;
-		}
-	}
+	err = open_group(fds, nev, open_hw_member);
 	member_inherit = 0;
+	if (err)
+		return hw_open_failed("perf_event_open (hw_toggle_inherited)");
 	if (pipe(go))
 		die("pipe");
 	child = fork();
@@ -868,16 +877,11 @@ static double run_hw_toggle_inherited(long n, long nev)
 		_exit(read(go[0], &c, 1) < 0);
 	}
 	close(go[0]);
-	t0 = now_ns();
-	for (j = 0; j < n; j++)
-		if (ioctl(fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) ||
-		    ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP))
-			die("ioctl (toggle inherited group)");
-	t1 = now_ns();
+	t = toggle_n(fds[0], n);
 	close(go[1]);
 	waitpid(child, &status, 0);
 	close_events(fds, nev);
-	return (double)(t1 - t0);
+	return t;
 }
 
 /*
