@@ -186,6 +186,12 @@ bool x86c_event_set_period(struct x86c_pmu *p, struct perf_event *event)
 	return next.elapsed;
 }
 
+/* The control @hwc's counter is programmed with on this CPU. */
+static u64 x86c_control(struct x86c_cpu *cpu, struct hw_perf_event *hwc)
+{
+	return hwc->config & ~cpu->virt_mask;
+}
+
 /* Start @event on the counter it is bound to (PERF_EF_RELOAD: load it). */
 static void x86c_start_on(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			  struct perf_event *event, int flags)
@@ -199,7 +205,7 @@ static void x86c_start_on(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	}
 	hwc->state = 0;
 	cpu->running |= BIT_ULL(idx);
-	p->vendor->program(p, cpu, idx, hwc->config & ~p->virt_mask);
+	p->vendor->program(p, cpu, idx, x86c_control(cpu, hwc));
 	perf_event_update_userpage(event);
 }
 
@@ -295,8 +301,33 @@ void x86c_program_each(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX) {
 		hwc = &cpu->owner[idx]->hw;
 		p->hw->write_msr(hwc->config_base,
-				 (hwc->config & ~p->virt_mask) | enable);
+				 x86c_control(cpu, hwc) | enable);
 	}
+}
+
+/**
+ * x86c_set_virt_mask - change the control bits a CPU strips
+ * @p: the PMU
+ * @cpu: this CPU's counters, with interrupts off
+ * @mask: the bits stripped from now on
+ *
+ * KVM switches virtualization on and off one CPU at a time, so what
+ * HostOnly does is a CPU's own state.  The counters already running
+ * are programmed again at once: an event that excludes the guest stops
+ * counting in it from the moment SVM is on.
+ */
+void x86c_set_virt_mask(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask)
+{
+	unsigned long running = cpu->running;
+	int idx;
+
+	lockdep_assert_irqs_disabled();
+	if (cpu->virt_mask == mask)
+		return;
+	cpu->virt_mask = mask;
+	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX)
+		p->vendor->program(p, cpu, idx,
+				   x86c_control(cpu, &cpu->owner[idx]->hw));
 }
 
 /**
@@ -748,13 +779,14 @@ static bool x86c_counters_work(struct x86c_pmu *p)
  * @cpu: the CPU's counters, on that CPU with interrupts off
  *
  * At CPU bring-up and resume: nothing programmed, nothing overflowed,
- * the global control on.
+ * the global control on, virtualization taken as off.
  */
 void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
 	int idx;
 
 	memset(cpu, 0, sizeof(*cpu));
+	cpu->virt_mask = p->virt_mask;
 	for (idx = 0; idx < X86_PMC_IDX_MAX; idx++)
 		if (p->all_mask & BIT_ULL(idx))
 			p->vendor->unprogram(p, cpu, idx);

@@ -121,6 +121,9 @@ struct x86c_vendor {
  * @nmi_window_end: jiffies until which an NMI nobody claims is taken as
  *	a late PMI of ours (AMD)
  * @guest_msr: Intel: what perf_guest_get_msrs() returns
+ * @virt_mask: control bits stripped before programming on this CPU:
+ *	&x86c_pmu.virt_mask while virtualization is off here, 0 while KVM
+ *	has it on (x86c_set_virt_mask())
  *
  * Only its CPU touches it, with interrupts off (the PMI included).
  */
@@ -140,6 +143,7 @@ struct x86c_cpu {
 	u64			used_ever;
 	unsigned long		nmi_window_end;
 	struct perf_guest_switch_msr guest_msr;
+	u64			virt_mask;
 };
 
 /**
@@ -171,7 +175,8 @@ struct x86c_cpu {
  * @pmi_freezes: the hardware clears the global control when it raises a
  *	PMI (Intel's legacy freeze on PMI, which the driver turns on)
  * @rdpmc: the sysfs rdpmc knob: 0 never, 1 mmapped events, 2 always
- * @virt_mask: AMD: control bits stripped before programming
+ * @virt_mask: AMD: control bits stripped on a CPU while virtualization
+ *	is off there (HostOnly, which would stop the counter); 0 on Intel
  * @format: the format/ attribute group of the vendor
  * @vendor_group: the vendor's own files in the PMU's directory, or NULL
  * @family_name: caps/pmu_name, or NULL for none
@@ -259,6 +264,7 @@ bool x86c_event_set_period(struct x86c_pmu *p, struct perf_event *event);
 void x86c_stop(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	       struct perf_event *event, int flags);
 void x86c_program_each(struct x86c_pmu *p, struct x86c_cpu *cpu);
+void x86c_set_virt_mask(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask);
 u64 x86c_overflowed_by_sign(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu);
 int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu);
@@ -316,6 +322,8 @@ static inline int x86c_intel_probe(struct x86c_pmu *p)
 #endif
 #ifdef CONFIG_CPU_SUP_AMD
 int x86c_amd_probe(struct x86c_pmu *p);
+/* AMD before PerfMonV2, for KUnit (counters_test.c) */
+extern const struct x86c_vendor x86c_amd_vendor;
 #else
 static inline int x86c_amd_probe(struct x86c_pmu *p)
 {

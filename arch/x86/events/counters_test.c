@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: the x86 core counter framework and the Intel perfmon v2 driver
- * against a model of the hardware.
+ * KUnit: the x86 core counter framework, the Intel perfmon v2 driver and
+ * the AMD driver's HostOnly handling against a model of the hardware.
  *
  * The framework reaches MSRs and RDPMC only through struct x86c_hw_ops,
  * so a register file in memory can stand in for the CPU: four general
@@ -52,6 +52,9 @@
 #define M_GLOBAL_OVF_CTRL	0x390	/* IA32_PERF_GLOBAL_OVF_CTRL */
 #define M_DEBUGCTL		0x1d9	/* IA32_DEBUGCTL */
 #define M_A_PMC0		0x4c1	/* IA32_A_PMC0: full-width writes */
+/* AMD's legacy counters, the same registers for the AMD case. */
+#define M_K7_EVTSEL0		0xc0010000	/* PERF_CTL0 */
+#define M_K7_PERFCTR0		0xc0010004	/* PERF_CTR0 */
 #define RDPMC_FIXED		BIT(30)	/* RDPMC ECX: a fixed counter */
 
 /* Control bits, as the SDM numbers them. */
@@ -61,6 +64,7 @@
 #define EVTSEL_ANY		BIT_ULL(21)
 #define EVTSEL_EN		BIT_ULL(22)
 #define EVTSEL_INV		BIT_ULL(23)
+#define AMD_HOST_ONLY		BIT_ULL(41)
 
 /* IA32_DEBUGCTL bits. */
 #define DBG_BTF			BIT_ULL(1)
@@ -129,6 +133,8 @@ static u64 *fake_reg(u32 msr)
 {
 	if (msr >= M_EVTSEL0 && msr < M_EVTSEL0 + FAKE_GP)
 		return &fake->evtsel[msr - M_EVTSEL0];
+	if (msr >= M_K7_EVTSEL0 && msr < M_K7_EVTSEL0 + FAKE_GP)
+		return &fake->evtsel[msr - M_K7_EVTSEL0];
 	switch (msr) {
 	case M_FIXED_CTR_CTRL:
 		return &fake->fixed_ctrl;
@@ -150,6 +156,8 @@ static u64 *fake_counter(u32 msr, bool *legacy)
 		return &fake->gp[msr - M_A_PMC0];
 	if (msr >= M_FIXED_CTR0 && msr < M_FIXED_CTR0 + FAKE_FIXED)
 		return &fake->fixed[msr - M_FIXED_CTR0];
+	if (msr >= M_K7_PERFCTR0 && msr < M_K7_PERFCTR0 + FAKE_GP)
+		return &fake->gp[msr - M_K7_PERFCTR0];
 	if (msr >= M_PERFCTR0 && msr < M_PERFCTR0 + FAKE_GP) {
 		*legacy = true;
 		return &fake->gp[msr - M_PERFCTR0];
@@ -1015,6 +1023,64 @@ static void pmi_on_cpu_without_events(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, fake->masked);
 }
 
+/* ---- AMD: HostOnly while SVM is off -------------------------------- */
+
+#ifdef CONFIG_CPU_SUP_AMD
+/*
+ * KVM turns SVM on and off one CPU at a time, and with SVM off HostOnly
+ * would stop the counter.  So each CPU strips it until SVM is on there:
+ * a counter running on that CPU gets it back at once, another CPU keeps
+ * stripping it, and SVM off strips it again.  With one mask for all
+ * CPUs, one CPU's SVM going off changed what every other one counted.
+ */
+static void amd_host_only_per_cpu(struct kunit *test)
+{
+	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0x76;
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_cpu *here = ctx->cpu, *other;
+	struct x86c_pmu *p = ctx->p;
+	struct perf_event *event;
+
+	other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	/* The legacy layout: four counters, no global control. */
+	p->vendor = &x86c_amd_vendor;
+	p->version = 0;
+	p->num_fixed = 0;
+	p->nr_fixed_events = 0;
+	p->gp_ctl = M_K7_EVTSEL0;
+	p->gp_ctr = M_K7_PERFCTR0;
+	p->virt_mask = AMD_HOST_ONLY;
+	x86c_init_limits(p);
+	x86c_cpu_reset(p, here);
+	x86c_cpu_reset(p, other);
+
+	/* An event that excludes the guest, running on counter 1. */
+	event = fake_event(test, 1, config | AMD_HOST_ONLY, 1000);
+	event->hw.config_base = M_K7_EVTSEL0 + 1;
+	event->hw.event_base = M_K7_PERFCTR0 + 1;
+	here->owner[1] = event;
+	here->owned = BIT_ULL(1);
+	here->running = BIT_ULL(1);
+	x86c_program_each(p, here);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[1], config | EVTSEL_EN);
+
+	local_irq_disable();
+	x86c_set_virt_mask(p, here, 0);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, fake->evtsel[1],
+			config | AMD_HOST_ONLY | EVTSEL_EN);
+	KUNIT_EXPECT_EQ(test, other->virt_mask, AMD_HOST_ONLY);
+
+	local_irq_disable();
+	x86c_set_virt_mask(p, here, p->virt_mask);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, fake->evtsel[1], config | EVTSEL_EN);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[0] | fake->evtsel[2] |
+			      fake->evtsel[3], 0ULL);
+}
+#endif
+
 static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(counters_init_limits),
 	KUNIT_CASE(counters_constraint),
@@ -1036,6 +1102,9 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(pmi_while_disabled),
 	KUNIT_CASE(pmi_not_ours_and_late),
 	KUNIT_CASE(pmi_on_cpu_without_events),
+#ifdef CONFIG_CPU_SUP_AMD
+	KUNIT_CASE(amd_host_only_per_cpu),
+#endif
 	{}
 };
 

@@ -155,22 +155,33 @@ EXPORT_SYMBOL_GPL(intel_pt_handle_vmx);
 
 #ifdef CONFIG_CPU_SUP_AMD
 /*
- * SVM on: HostOnly now means what it says, so events that exclude the
- * guest keep it.  The bit reaches the hardware as each counter is next
- * programmed.
+ * KVM calls these on each CPU as it turns SVM on and off there.  With
+ * SVM on, HostOnly means what it says, so events that exclude the guest
+ * keep it; with SVM off it would stop the counter, so it is stripped.
  */
+static void amd_pmu_virt_mask(u64 mask)
+{
+	unsigned long flags;
+
+	if (!x86c_host)
+		return;
+	local_irq_save(flags);
+	x86c_set_virt_mask(x86c_host, this_cpu_ptr(x86c_host->cpus), mask);
+	local_irq_restore(flags);
+}
+
+/* SVM on, on this CPU. */
 void amd_pmu_enable_virt(void)
 {
-	if (x86c_host)
-		WRITE_ONCE(x86c_host->virt_mask, 0);
+	amd_pmu_virt_mask(0);
 }
 EXPORT_SYMBOL_GPL(amd_pmu_enable_virt);
 
-/* SVM off: HostOnly would stop the counter, strip it again. */
+/* SVM off, on this CPU. */
 void amd_pmu_disable_virt(void)
 {
 	if (x86c_host)
-		WRITE_ONCE(x86c_host->virt_mask, AMD64_EVENTSEL_HOSTONLY);
+		amd_pmu_virt_mask(x86c_host->virt_mask);
 }
 EXPORT_SYMBOL_GPL(amd_pmu_disable_virt);
 #endif

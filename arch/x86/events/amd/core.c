@@ -22,8 +22,8 @@
  *
  * Host and guest: the event select's HostOnly and GuestOnly bits tell a
  * counter to count in one of them.  With SVM off, HostOnly would stop
- * the counter altogether, so it is stripped until KVM turns SVM on
- * (amd_pmu_enable_virt(), kvm.c).
+ * the counter altogether, so a CPU strips it until KVM turns SVM on
+ * there (amd_pmu_enable_virt(), kvm.c).
  */
 
 #include <linux/init.h>
@@ -133,7 +133,8 @@ static void amd_v2_ack(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask)
 	p->hw->write_msr(MSR_AMD64_PERF_CNTR_GLOBAL_STATUS_CLR, mask);
 }
 
-static const struct x86c_vendor amd_core = {
+/* Not static: counters_test.c drives it against a model of the MSRs. */
+const struct x86c_vendor x86c_amd_vendor = {
 	.name		= "AMD core counters",
 	.hw_config	= amd_hw_config,
 	.program	= amd_program,
@@ -175,7 +176,7 @@ int x86c_amd_probe(struct x86c_pmu *p)
 	p->raw_mask = AMD64_RAW_EVENT_MASK;
 	p->virt_mask = AMD64_EVENTSEL_HOSTONLY;
 	p->format = &x86c_amd_format_group;
-	p->vendor = &amd_core;
+	p->vendor = &x86c_amd_vendor;
 	if (boot_cpu_has(X86_FEATURE_PERFCTR_CORE)) {
 		p->num_gp = AMD64_NUM_COUNTERS_CORE;
 		p->gp_ctl = MSR_F15H_PERF_CTL;
