@@ -73,6 +73,11 @@ static u64 x86c_native_rdmsr(u32 msr)
 	return val;
 }
 
+static int x86c_native_rdmsr_safe(u32 msr, u64 *val)
+{
+	return rdmsrl_safe(msr, val) ? -EIO : 0;
+}
+
 static void x86c_native_wrmsr(u32 msr, u64 val)
 {
 	wrmsrl(msr, val);
@@ -98,6 +103,7 @@ static void x86c_native_unmask_pmi(void)
 
 const struct x86c_hw_ops x86c_native_hw = {
 	.read_msr	= x86c_native_rdmsr,
+	.read_msr_safe	= x86c_native_rdmsr_safe,
 	.write_msr	= x86c_native_wrmsr,
 	.write_msr_safe	= x86c_native_wrmsr_safe,
 	.read_pmc	= x86c_native_rdpmc,
@@ -755,22 +761,44 @@ void x86c_init_limits(struct x86c_pmu *p)
 	}
 }
 
-/*
+/**
+ * x86c_counters_work - do the counters keep what is written to them
+ * @p: the probed PMU
+ *
  * A hypervisor that advertises counters but ignores their MSRs (QEMU
  * without a PMU model, some others) would have us count nothing in
- * silence: write a counter and read it back first.
+ * silence: write the first counter and read it back.  The value written
+ * is below 2^16 and differs from what the counter held, so it reads
+ * back the same through either kind of write: a full-width one, or the
+ * legacy 32-bit one that sign-extends bit 31 (which a value derived
+ * from the old count would make differ).  The old count is put back as
+ * far as the write allows; nothing counts yet.
+ *
+ * Firmware that keeps a counter enabled for itself is said once: our
+ * events would overwrite it, and it may overwrite ours.
+ *
+ * Return: true if the counter holds the value.
  */
-static bool x86c_counters_work(struct x86c_pmu *p)
+bool x86c_counters_work(struct x86c_pmu *p)
 {
-	u64 old, val;
+	u64 old, val, probe, ctl;
+	int i;
 
-	if (rdmsrl_safe(p->gp_ctr, &old))
+	for (i = 0; i < p->num_gp; i++) {
+		if (p->hw->read_msr_safe(p->gp_ctl + i * p->gp_stride, &ctl))
+			return false;
+		if (ctl & ARCH_PERFMON_EVENTSEL_ENABLE)
+			pr_warn_once(FW_BUG "perf/x86: counter %d is in use by the firmware (control %#llx); its counts and ours may be wrong\n",
+				     i, ctl);
+	}
+	if (p->hw->read_msr_safe(p->gp_ctr, &old))
 		return false;
-	val = old ^ 0xffffULL;
-	if (wrmsrl_safe(p->gp_ctr, val) || rdmsrl_safe(p->gp_ctr, &val))
+	probe = (old & 0xffff) ^ 0xabcd;
+	if (p->hw->write_msr_safe(p->gp_ctr, probe) ||
+	    p->hw->read_msr_safe(p->gp_ctr, &val))
 		return false;
-	wrmsrl_safe(p->gp_ctr, old);
-	return val == ((old ^ 0xffffULL) & p->cntval_mask);
+	p->hw->write_msr_safe(p->gp_ctr, old);
+	return val == probe;
 }
 
 /**

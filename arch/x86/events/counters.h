@@ -31,6 +31,8 @@ static inline bool x86c_is_fixed(int idx)
 /**
  * struct x86c_hw_ops - the framework's only access to the hardware
  * @read_msr: read a model-specific register
+ * @read_msr_safe: read one that may not exist: 0, or -EIO when the CPU
+ *	or a hypervisor refused (a #GP caught, *@val untouched)
  * @write_msr: write one
  * @write_msr_safe: write one the CPU or a hypervisor may refuse: 0, or
  *	-EIO when it did (a #GP caught, nothing written)
@@ -44,6 +46,7 @@ static inline bool x86c_is_fixed(int idx)
  */
 struct x86c_hw_ops {
 	u64	(*read_msr)(u32 msr);
+	int	(*read_msr_safe)(u32 msr, u64 *val);
 	void	(*write_msr)(u32 msr, u64 val);
 	int	(*write_msr_safe)(u32 msr, u64 val);
 	u64	(*read_pmc)(u32 ecx);
@@ -268,6 +271,7 @@ void x86c_set_virt_mask(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask);
 u64 x86c_overflowed_by_sign(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu);
 int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu);
+bool x86c_counters_work(struct x86c_pmu *p);
 
 /* period.c: counter arithmetic, no state */
 u64 x86c_counter_delta(u64 prev, u64 now, int width);

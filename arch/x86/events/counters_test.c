@@ -96,6 +96,8 @@
  * @unmasks: how many times the LVTPC was unmasked
  * @ctrl_at_unmask: @global_ctrl when it last was
  * @ctrl_at_load: @global_ctrl when a counter was last written
+ * @counters_dead: writes to the counters are dropped, as by a hypervisor
+ *	that advertises counters without having them
  */
 struct fake_hw {
 	u64	evtsel[FAKE_GP];
@@ -110,6 +112,7 @@ struct fake_hw {
 	int	unmasks;
 	u64	ctrl_at_unmask;
 	u64	ctrl_at_load;
+	bool	counters_dead;
 };
 
 /*
@@ -186,6 +189,8 @@ static void fake_write_msr(u32 msr, u64 val)
 
 	if (reg)
 		fake->ctrl_at_load = fake->global_ctrl;
+	if (reg && fake->counters_dead)
+		return;
 	if (reg && legacy) {
 		/* Only the low 32 bits are written, bit 31 sign-extended. */
 		*reg = (u64)(s64)(s32)lower_32_bits(val) & FAKE_MASK;
@@ -226,6 +231,12 @@ static void fake_write_msr(u32 msr, u64 val)
 	*reg = val;
 }
 
+static int fake_read_msr_safe(u32 msr, u64 *val)
+{
+	*val = fake_read_msr(msr);
+	return 0;
+}
+
 /* As fake_write_msr(), but a refused write is the caller's to handle. */
 static int fake_write_msr_safe(u32 msr, u64 val)
 {
@@ -258,6 +269,7 @@ static void fake_unmask_pmi(void)
 
 static const struct x86c_hw_ops fake_hw_ops = {
 	.read_msr	= fake_read_msr,
+	.read_msr_safe	= fake_read_msr_safe,
 	.write_msr	= fake_write_msr,
 	.write_msr_safe	= fake_write_msr_safe,
 	.read_pmc	= fake_read_pmc,
@@ -1044,6 +1056,34 @@ static void pmi_on_cpu_without_events(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, fake->masked);
 }
 
+/*
+ * The probe's write-and-read-back of counter 0, through the legacy
+ * 32-bit alias as parts without full-width writes have it: a count with
+ * bit 31 set must not make working counters look dead (a probe value
+ * derived from the old count came back sign-extended); counters whose
+ * writes are dropped must still look dead.
+ */
+static void counters_work_probe(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p;
+
+	p->gp_ctr = M_PERFCTR0;
+	fake->gp[0] = 0x80001234ULL;
+	KUNIT_EXPECT_TRUE(test, x86c_counters_work(p));
+	fake->gp[0] = 0xffff80000000ULL;
+	KUNIT_EXPECT_TRUE(test, x86c_counters_work(p));
+
+	p->gp_ctr = M_A_PMC0;
+	fake->gp[0] = 0x8000ffffffffULL;
+	KUNIT_EXPECT_TRUE(test, x86c_counters_work(p));
+
+	fake->counters_dead = true;
+	KUNIT_EXPECT_FALSE(test, x86c_counters_work(p));
+	p->gp_ctr = M_PERFCTR0;
+	KUNIT_EXPECT_FALSE(test, x86c_counters_work(p));
+}
+
 /* ---- AMD: HostOnly while SVM is off -------------------------------- */
 
 #ifdef CONFIG_CPU_SUP_AMD
@@ -1123,6 +1163,7 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(pmi_while_disabled),
 	KUNIT_CASE(pmi_not_ours_and_late),
 	KUNIT_CASE(pmi_on_cpu_without_events),
+	KUNIT_CASE(counters_work_probe),
 #ifdef CONFIG_CPU_SUP_AMD
 	KUNIT_CASE(amd_host_only_per_cpu),
 #endif
