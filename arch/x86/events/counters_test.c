@@ -24,6 +24,7 @@
 #include <linux/bits.h>
 #include <linux/cpu.h>
 #include <linux/jiffies.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 
@@ -1057,6 +1058,30 @@ static void pmi_on_cpu_without_events(struct kunit *test)
 }
 
 /*
+ * The NMI handler and the functions it enters through are blacklisted
+ * for kprobes (a probe there, hit in an NMI that came while another
+ * probe was being handled, would recurse), as upstream's handler is.
+ */
+static void pmi_path_not_probed(struct kunit *test)
+{
+	static const char *const path[] = {
+		"x86c_nmi", "x86c_pmi_nmi", "x86c_handle_pmi",
+	};
+	int i, err;
+
+	if (!IS_ENABLED(CONFIG_KPROBES))
+		kunit_skip(test, "no kprobes in this kernel");
+	for (i = 0; i < ARRAY_SIZE(path); i++) {
+		struct kprobe kp = { .symbol_name = path[i] };
+
+		err = register_kprobe(&kp);
+		if (!err)
+			unregister_kprobe(&kp);
+		KUNIT_EXPECT_EQ_MSG(test, err, -EINVAL, "%s", path[i]);
+	}
+}
+
+/*
  * The probe's write-and-read-back of counter 0, through the legacy
  * 32-bit alias as parts without full-width writes have it: a count with
  * bit 31 set must not make working counters look dead (a probe value
@@ -1163,6 +1188,7 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(pmi_while_disabled),
 	KUNIT_CASE(pmi_not_ours_and_late),
 	KUNIT_CASE(pmi_on_cpu_without_events),
+	KUNIT_CASE(pmi_path_not_probed),
 	KUNIT_CASE(counters_work_probe),
 #ifdef CONFIG_CPU_SUP_AMD
 	KUNIT_CASE(amd_host_only_per_cpu),

@@ -21,9 +21,14 @@
  * than one).  AMD's counters may raise their NMI after the handler
  * already dealt with the overflow; an unclaimed NMI shortly after one of
  * ours is taken as such a late one.
+ *
+ * No kprobe may sit on the way in: a probe hit inside an NMI that came
+ * while a probe was being handled would recurse into kprobes.  The
+ * handler and the two functions it goes through are blacklisted.
  */
 
 #include <linux/jiffies.h>
+#include <linux/kprobes.h>
 #include <linux/nmi.h>
 #include <linux/perf_event.h>
 #include <linux/sched/clock.h>
@@ -168,6 +173,11 @@ static int x86c_nmi(unsigned int cmd, struct pt_regs *regs)
 
 	return x86c_pmi_nmi(p, this_cpu_ptr(p->cpus), regs);
 }
+
+/* The way in from the NMI, where no kprobe may sit (see the top). */
+NOKPROBE_SYMBOL(x86c_nmi);
+NOKPROBE_SYMBOL(x86c_pmi_nmi);
+NOKPROBE_SYMBOL(x86c_handle_pmi);
 
 /**
  * x86c_pmi_init - route counter overflows to the NMI handler
