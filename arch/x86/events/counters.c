@@ -801,6 +801,49 @@ bool x86c_counters_work(struct x86c_pmu *p)
 	return val == probe;
 }
 
+/*
+ * Every counter's control cleared and its overflow acknowledged: what
+ * was left programmed (by firmware, a previous kernel, a bug) stops.
+ */
+static void x86c_clear_counters(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	int idx;
+
+	for (idx = 0; idx < X86_PMC_IDX_MAX; idx++)
+		if (p->all_mask & BIT_ULL(idx))
+			p->vendor->unprogram(p, cpu, idx);
+	/*
+	 * Only the counters' own bits: the other bits of Intel's
+	 * GLOBAL_OVF_CTRL and AMD's GLOBAL_STATUS_CLR are reserved or
+	 * belong to features this PMU may lack, and the CPU (and KVM)
+	 * raise #GP on a reserved one.
+	 */
+	p->vendor->ack(p, cpu, p->all_mask);
+}
+
+/**
+ * x86c_reset_running - clear this CPU's counters under its events
+ * @p: the PMU
+ * @cpu: this CPU's counters, with interrupts off
+ *
+ * For an overflow status that does not clear (pmi.c): the running
+ * events stop with their counts folded, every counter is cleared, and
+ * the events start again from what is left of their periods, so that
+ * a counter nobody owns that keeps overflowing is silenced and ours
+ * lose nothing.
+ */
+void x86c_reset_running(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	unsigned long running = cpu->running;
+	int idx;
+
+	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX)
+		x86c_stop(p, cpu, cpu->owner[idx], PERF_EF_UPDATE);
+	x86c_clear_counters(p, cpu);
+	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX)
+		x86c_start_on(p, cpu, cpu->owner[idx], PERF_EF_RELOAD);
+}
+
 /**
  * x86c_cpu_reset - put a CPU's counters in the state the framework expects
  * @p: the PMU
@@ -811,22 +854,11 @@ bool x86c_counters_work(struct x86c_pmu *p)
  */
 void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
-	int idx;
-
 	memset(cpu, 0, sizeof(*cpu));
 	cpu->virt_mask = p->virt_mask;
-	for (idx = 0; idx < X86_PMC_IDX_MAX; idx++)
-		if (p->all_mask & BIT_ULL(idx))
-			p->vendor->unprogram(p, cpu, idx);
+	x86c_clear_counters(p, cpu);
 	if (p->vendor->cpu_starting)
 		p->vendor->cpu_starting(p, cpu);
-	/*
-	 * Only the counters' own bits: the other bits of Intel's
-	 * GLOBAL_OVF_CTRL and AMD's GLOBAL_STATUS_CLR are reserved or
-	 * belong to features this PMU may lack, and the CPU (and KVM)
-	 * raise #GP on a reserved one.
-	 */
-	p->vendor->ack(p, cpu, p->all_mask);
 	p->vendor->enable_all(p, cpu);
 }
 

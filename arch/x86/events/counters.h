@@ -177,6 +177,7 @@ struct x86c_cpu {
  * @perf_capabilities: Intel: IA32_PERF_CAPABILITIES
  * @pmi_freezes: the hardware clears the global control when it raises a
  *	PMI (Intel's legacy freeze on PMI, which the driver turns on)
+ * @pmi_stuck_said: an overflow status that did not clear was reported
  * @rdpmc: the sysfs rdpmc knob: 0 never, 1 mmapped events, 2 always
  * @virt_mask: AMD: control bits stripped on a CPU while virtualization
  *	is off there (HostOnly, which would stop the counter); 0 on Intel
@@ -210,6 +211,7 @@ struct x86c_pmu {
 	struct event_constraint		any_gp;
 	u64				perf_capabilities;
 	bool				pmi_freezes;
+	bool				pmi_stuck_said;
 	int				rdpmc;
 	u64				virt_mask;
 	const struct attribute_group	*format;
@@ -270,6 +272,7 @@ void x86c_program_each(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_set_virt_mask(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask);
 u64 x86c_overflowed_by_sign(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu);
+void x86c_reset_running(struct x86c_pmu *p, struct x86c_cpu *cpu);
 int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu);
 bool x86c_counters_work(struct x86c_pmu *p);
 

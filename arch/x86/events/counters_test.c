@@ -99,6 +99,9 @@
  * @ctrl_at_load: @global_ctrl when a counter was last written
  * @counters_dead: writes to the counters are dropped, as by a hypervisor
  *	that advertises counters without having them
+ * @overflowing: general counters that overflow again at once whenever
+ *	their overflow is acknowledged while they are enabled (a counter
+ *	loaded at its top with a tiny period, in effect)
  */
 struct fake_hw {
 	u64	evtsel[FAKE_GP];
@@ -114,6 +117,7 @@ struct fake_hw {
 	u64	ctrl_at_unmask;
 	u64	ctrl_at_load;
 	bool	counters_dead;
+	u64	overflowing;
 };
 
 /*
@@ -130,6 +134,17 @@ static void fake_bad(const char *what, u32 msr, u64 val)
 	if (test)
 		KUNIT_FAIL(test, "%s of %#x (%#llx): not in the model",
 			   what, msr, val);
+}
+
+/* The @overflowing counters still enabled flag their overflow again. */
+static void fake_overflow_again(void)
+{
+	int i;
+
+	for (i = 0; i < FAKE_GP; i++)
+		if ((fake->overflowing & BIT_ULL(i)) &&
+		    (fake->evtsel[i] & EVTSEL_EN))
+			fake->global_status |= BIT_ULL(i);
 }
 
 /* Where @msr is kept, or NULL.  The counters are handled apart. */
@@ -212,6 +227,7 @@ static void fake_write_msr(u32 msr, u64 val)
 		if (val & ~FAKE_OVF_CTRL_BITS)
 			fake_bad("reserved bits in a write", msr, val);
 		fake->global_status &= ~val;
+		fake_overflow_again();
 		return;
 	}
 	if (msr == M_GLOBAL_STATUS) {
@@ -1058,6 +1074,41 @@ static void pmi_on_cpu_without_events(struct kunit *test)
 }
 
 /*
+ * A counter nobody owns, left enabled with its interrupt on (by
+ * firmware, a previous kernel), overflows again as soon as it is
+ * acknowledged: the status never clears.  After its hundred rounds the
+ * handler clears every counter, so that one stops, while ours goes on
+ * counting from where it was: folded, reloaded, started again.
+ */
+static void pmi_stuck_status_resets(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0xc0;
+	struct x86c_pmu *p = ctx->p;
+	struct perf_event *a;
+
+	a = fake_running(test, 0, config, 1000);
+	x86c_intel_v2_vendor.enable_all(p, ctx->cpu);
+	fake_count(0, 10);
+	fake->evtsel[3] = EVTSEL_EN | EVTSEL_INT | 0xc0;
+	fake->overflowing = BIT_ULL(3);
+	fake->global_status = BIT_ULL(3);
+	fake_pmi();
+
+	x86c_handle_pmi(p, ctx->cpu, NULL);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[3], 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->global_status, 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[0], config | EVTSEL_EN);
+	KUNIT_EXPECT_EQ(test, ctx->cpu->running, BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, ev_count(a), 10ULL);
+	KUNIT_EXPECT_EQ(test, ev_left(a), 990LL);
+	KUNIT_EXPECT_EQ(test, fake->gp[0], FAKE_MASK + 1 - 990);
+	KUNIT_EXPECT_FALSE(test, fake->masked);
+	KUNIT_EXPECT_EQ(test, fake->global_ctrl, p->all_mask);
+	KUNIT_EXPECT_TRUE(test, p->pmi_stuck_said);
+}
+
+/*
  * The NMI handler and the functions it enters through are blacklisted
  * for kprobes (a probe there, hit in an NMI that came while another
  * probe was being handled, would recurse), as upstream's handler is.
@@ -1188,6 +1239,7 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(pmi_while_disabled),
 	KUNIT_CASE(pmi_not_ours_and_late),
 	KUNIT_CASE(pmi_on_cpu_without_events),
+	KUNIT_CASE(pmi_stuck_status_resets),
 	KUNIT_CASE(pmi_path_not_probed),
 	KUNIT_CASE(counters_work_probe),
 #ifdef CONFIG_CPU_SUP_AMD

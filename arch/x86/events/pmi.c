@@ -63,6 +63,25 @@ static void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		x86c_stop(p, cpu, event, 0);
 }
 
+/*
+ * The overflow status came back set a hundred times: some counter keeps
+ * overflowing (one left programmed by firmware or a previous kernel,
+ * one of ours loaded wrongly) or the PMU misbehaves.  Clear every
+ * counter under the events, which go on counting, and say so once.
+ */
+static void x86c_pmi_stuck(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			   u64 status)
+{
+	if (!p->pmi_stuck_said) {
+		p->pmi_stuck_said = true;
+		/* Not for a KUnit model's. */
+		if (p == x86c_host)
+			pr_warn("perf/x86: CPU %d: overflow status %#llx does not clear; counters reset\n",
+				smp_processor_id(), status);
+	}
+	x86c_reset_running(p, cpu);
+}
+
 /**
  * x86c_handle_pmi - deal with the overflows pending on this CPU
  * @p: the PMU
@@ -94,8 +113,7 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	status = p->vendor->overflowed(p, cpu);
 	while (status) {
 		if (++loops > X86C_PMI_LOOPS) {
-			WARN_ONCE(1, "perf/x86: overflow status %#llx does not clear\n",
-				  status);
+			x86c_pmi_stuck(p, cpu, status);
 			break;
 		}
 		p->vendor->ack(p, cpu, status);
