@@ -73,7 +73,8 @@ struct x86c_cpu;
  * @unprogram: clear a counter's control
  * @enable_all: let the programmed counters count (end of a pmu_disable)
  * @disable_all: stop every counter at once as far as the vendor can
- * @overflowed: the counters whose overflow is pending, among @running
+ * @overflowed: the overflow status: the counters whose overflow is
+ *	pending, and whatever other bits the hardware sets there
  * @ack: clear the overflow state of @mask
  * @cpu_starting: reset a CPU's counters as it comes up (optional)
  * @pmi_sample: add vendor data to a PMI's sample (optional; LBR's
@@ -178,6 +179,7 @@ struct x86c_cpu {
  * @pmi_freezes: the hardware clears the global control when it raises a
  *	PMI (Intel's legacy freeze on PMI, which the driver turns on)
  * @pmi_stuck_said: an overflow status that did not clear was reported
+ * @pmi_others_said: status bits of no counter were reported
  * @rdpmc: the sysfs rdpmc knob: 0 never, 1 mmapped events, 2 always
  * @virt_mask: AMD: control bits stripped on a CPU while virtualization
  *	is off there (HostOnly, which would stop the counter); 0 on Intel
@@ -212,6 +214,7 @@ struct x86c_pmu {
 	u64				perf_capabilities;
 	bool				pmi_freezes;
 	bool				pmi_stuck_said;
+	bool				pmi_others_said;
 	int				rdpmc;
 	u64				virt_mask;
 	const struct attribute_group	*format;

@@ -1074,6 +1074,33 @@ static void pmi_on_cpu_without_events(struct kunit *test)
 }
 
 /*
+ * An overflow status with a bit of no counter (reserved here; some AMD
+ * PerfMonV2 microcode sets one): the counters' overflows are handled
+ * and acknowledged, the other bit is left alone, neither written to
+ * the acknowledge register (a reserved bit there raises #GP) nor
+ * looped on.
+ */
+static void pmi_status_other_bits(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0xc0;
+	struct x86c_pmu *p = ctx->p;
+	struct perf_event *a;
+
+	a = fake_running(test, 0, config, 100);
+	x86c_intel_v2_vendor.enable_all(p, ctx->cpu);
+	fake_count(0, 100);
+	fake->global_status |= BIT_ULL(50);
+	fake_pmi();
+
+	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 1);
+	KUNIT_EXPECT_EQ(test, fake->global_status, BIT_ULL(50));
+	KUNIT_EXPECT_EQ(test, ev_count(a), 100ULL);
+	KUNIT_EXPECT_TRUE(test, p->pmi_others_said);
+	KUNIT_EXPECT_FALSE(test, p->pmi_stuck_said);
+}
+
+/*
  * A counter nobody owns, left enabled with its interrupt on (by
  * firmware, a previous kernel), overflows again as soon as it is
  * acknowledged: the status never clears.  After its hundred rounds the
@@ -1240,6 +1267,7 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(pmi_not_ours_and_late),
 	KUNIT_CASE(pmi_on_cpu_without_events),
 	KUNIT_CASE(pmi_stuck_status_resets),
+	KUNIT_CASE(pmi_status_other_bits),
 	KUNIT_CASE(pmi_path_not_probed),
 	KUNIT_CASE(counters_work_probe),
 #ifdef CONFIG_CPU_SUP_AMD

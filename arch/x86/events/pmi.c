@@ -64,6 +64,28 @@ static void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
 }
 
 /*
+ * The counters' bits of the overflow status.  Others are not ours to
+ * clear: they name features this driver does not drive, or are reserved
+ * (some AMD PerfMonV2 microcode sets reserved bits), and acknowledging
+ * them could fault, or they come back at once; either way they would
+ * keep the handler looping.  Said once.
+ */
+static u64 x86c_pmi_status(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	u64 status = p->vendor->overflowed(p, cpu);
+	u64 others = status & ~p->all_mask;
+
+	if (others && !p->pmi_others_said) {
+		p->pmi_others_said = true;
+		/* Not for a KUnit model's. */
+		if (p == x86c_host)
+			pr_warn("perf/x86: overflow status bits %#llx belong to no counter; left alone (a microcode update may help)\n",
+				others);
+	}
+	return status & p->all_mask;
+}
+
+/*
  * The overflow status came back set a hundred times: some counter keeps
  * overflowing (one left programmed by firmware or a previous kernel,
  * one of ours loaded wrongly) or the PMU misbehaves.  Clear every
@@ -110,7 +132,7 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	if (p->vendor->global_ctrl)
 		p->vendor->disable_all(p, cpu);
 
-	status = p->vendor->overflowed(p, cpu);
+	status = x86c_pmi_status(p, cpu);
 	while (status) {
 		if (++loops > X86C_PMI_LOOPS) {
 			x86c_pmi_stuck(p, cpu, status);
@@ -118,14 +140,14 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		}
 		p->vendor->ack(p, cpu, status);
 		/* A stopped counter's late overflow is ours, but has no event. */
-		handled += hweight64(status & p->all_mask & ~cpu->running);
+		handled += hweight64(status & ~cpu->running);
 
 		ours = status & cpu->running;
 		for_each_set_bit(idx, &ours, X86_PMC_IDX_MAX) {
 			handled++;
 			x86c_pmi_event(p, cpu, cpu->owner[idx], regs);
 		}
-		status = p->vendor->overflowed(p, cpu);
+		status = x86c_pmi_status(p, cpu);
 	}
 
 	/*
