@@ -64,6 +64,9 @@ struct x86c_cpu;
  * @global_ctrl: one register switches every counter on and off (Intel
  *	v2 and later, AMD PerfMonV2); without it enable_all and
  *	disable_all are x86c_program_each()
+ * @late_nmi: the PMI may come after the handler already dealt with its
+ *	overflow (AMD): an NMI nobody claims shortly after one of ours is
+ *	taken as such a late one
  * @hw_config: vendor checks and bits of a new event's control value
  *	(hwc->config already has INT, USR, OS and the event code); 0 or
  *	a negative errno
@@ -88,6 +91,7 @@ struct x86c_cpu;
 struct x86c_vendor {
 	const char	*name;
 	bool		global_ctrl;
+	bool		late_nmi;
 	int	(*hw_config)(struct x86c_pmu *p, struct perf_event *event);
 	void	(*program)(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx,
 			   u64 config);
@@ -332,8 +336,9 @@ static inline int x86c_intel_probe(struct x86c_pmu *p)
 #endif
 #ifdef CONFIG_CPU_SUP_AMD
 int x86c_amd_probe(struct x86c_pmu *p);
-/* AMD before PerfMonV2, for KUnit (counters_test.c) */
+/* AMD before PerfMonV2 and with it, for KUnit (counters_test.c) */
 extern const struct x86c_vendor x86c_amd_vendor;
+extern const struct x86c_vendor x86c_amd_v2_vendor;
 #else
 static inline int x86c_amd_probe(struct x86c_pmu *p)
 {

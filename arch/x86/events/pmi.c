@@ -201,7 +201,7 @@ int x86c_pmi_nmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		perf_sample_event_took(took);
 		return handled;
 	}
-	if (!p->vendor->global_ctrl &&
+	if (p->vendor->late_nmi &&
 	    time_before(jiffies, cpu->nmi_window_end))
 		return NMI_HANDLED;
 	return NMI_DONE;

@@ -136,6 +136,7 @@ static void amd_v2_ack(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask)
 /* Not static: counters_test.c drives it against a model of the MSRs. */
 const struct x86c_vendor x86c_amd_vendor = {
 	.name		= "AMD core counters",
+	.late_nmi	= true,
 	.hw_config	= amd_hw_config,
 	.program	= amd_program,
 	.unprogram	= amd_unprogram,
@@ -145,9 +146,10 @@ const struct x86c_vendor x86c_amd_vendor = {
 	.ack		= amd_no_ack,
 };
 
-static const struct x86c_vendor amd_perfmon_v2 = {
+const struct x86c_vendor x86c_amd_v2_vendor = {
 	.name		= "AMD PerfMonV2",
 	.global_ctrl	= true,
+	.late_nmi	= true,
 	.hw_config	= amd_hw_config,
 	.program	= amd_program,
 	.unprogram	= amd_unprogram,
@@ -192,7 +194,7 @@ int x86c_amd_probe(struct x86c_pmu *p)
 		cpuid(0x80000022, &eax, &ebx, &ecx, &edx);
 		p->version = 2;
 		p->num_gp = clamp_t(int, ebx & 0xf, 1, X86C_MAX_GP);
-		p->vendor = &amd_perfmon_v2;
+		p->vendor = &x86c_amd_v2_vendor;
 	}
 	for (i = 0; i < PERF_COUNT_HW_MAX; i++)
 		p->event_map[i] = amd_event_codes[i][gen];
