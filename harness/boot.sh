@@ -139,21 +139,24 @@ x86_64)
 	# instruction count is exact: PMU_MODEL=intel (architectural
 	# perfmon v2: 4 general and 3 fixed counters), intel-kvm (the same
 	# as a KVM guest's vPMU sees it: DEBUGCTL refuses the freeze bits,
-	# no SMM freeze in PERF_CAPABILITIES) or amd (Zen core counters, 6)
-	# boots with it; none without a PMU.  Run mode shows hardware
-	# events, so it defaults to intel; the rest to none.
+	# no SMM freeze in PERF_CAPABILITIES), amd (Zen core counters, 6)
+	# or amd-v2 (the same with PerfMonV2's global control and status,
+	# CPUID 0x80000022) boots with it; none without a PMU.  Run mode
+	# shows hardware events, so it defaults to intel; the rest to none.
 	case "$PMU_MODEL" in
 	intel) qemu+=(-cpu max,vendor=GenuineIntel -icount $icount) ;;
 	intel-kvm)
 		qemu+=(-cpu max,vendor=GenuineIntel,pmu-kvm=on -icount $icount) ;;
-	amd)	# EPYC without the features TCG lacks (each would warn)
-		qemu+=(-cpu EPYC,pmu=on,-rdseed,-sha-ni,-xsavec,-3dnowprefetch,-misalignsse,-osvw,-topoext,-fxsr-opt,-nrip-save
-		       -icount $icount) ;;
+	amd|amd-v2)	# EPYC without the features TCG lacks (each would warn)
+		amd_cpu=EPYC,pmu=on,-rdseed,-sha-ni,-xsavec,-3dnowprefetch,-misalignsse,-osvw,-topoext,-fxsr-opt,-nrip-save
+		[ "$PMU_MODEL" = amd-v2 ] &&
+			amd_cpu+=,xlevel=0x80000022,pmu-perfmon-v2=on
+		qemu+=(-cpu "$amd_cpu" -icount $icount) ;;
 	none)
 		qemu+=(-cpu max,pmu=off)
 		[ "$mode" = bench ] || [ "$mode" = script ] &&
 			qemu+=(-icount $icount) ;;
-	*) die "PMU_MODEL must be intel, intel-kvm, amd or none, not '$PMU_MODEL'" ;;
+	*) die "PMU_MODEL must be intel, intel-kvm, amd, amd-v2 or none, not '$PMU_MODEL'" ;;
 	esac ;;
 arm64)
 	# -icount: QEMU only offers INST_RETIRED with it, and it makes
