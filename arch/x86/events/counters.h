@@ -188,6 +188,7 @@ struct x86c_cpu {
  * @virt_mask: AMD: control bits stripped on a CPU while virtualization
  *	is off there (HostOnly, which would stop the counter); 0 on Intel
  * @format: the format/ attribute group of the vendor
+ * @format_any: Intel: format/any is shown (AnyThread)
  * @vendor_group: the vendor's own files in the PMU's directory, or NULL
  * @family_name: caps/pmu_name, or NULL for none
  */
@@ -222,6 +223,7 @@ struct x86c_pmu {
 	int				rdpmc;
 	u64				virt_mask;
 	const struct attribute_group	*format;
+	bool				format_any;
 	const struct attribute_group	*vendor_group;
 	const char			*family_name;
 };

@@ -62,9 +62,18 @@ static struct attribute *x86c_intel_format_attrs[] = {
 	NULL,
 };
 
+static umode_t x86c_intel_format_visible(struct kobject *kobj,
+					 struct attribute *attr, int i)
+{
+	if (attr == &x86c_format_any.attr.attr && !x86c_host->format_any)
+		return 0;
+	return attr->mode;
+}
+
 const struct attribute_group x86c_intel_format_group = {
-	.name	= "format",
-	.attrs	= x86c_intel_format_attrs,
+	.name		= "format",
+	.attrs		= x86c_intel_format_attrs,
+	.is_visible	= x86c_intel_format_visible,
 };
 
 static struct attribute *x86c_amd_format_attrs[] = {

@@ -319,6 +319,14 @@ static const struct x86c_vendor intel_v1 = {
 	.cpu_starting	= intel_cpu_starting,
 };
 
+/* caps/pmu_name of a part no family table knows, as upstream names it. */
+static const char *intel_generic_name(int version)
+{
+	if (version >= 5)
+		return "generic_arch_v5+";
+	return version >= 2 ? "generic_arch_v2+" : "generic_arch_v1";
+}
+
 static const struct x86c_intel_family *intel_family(void)
 {
 	const struct x86c_intel_family *f;
@@ -418,6 +426,13 @@ int x86c_intel_probe(struct x86c_pmu *p)
 	p->pmi_freezes = p->version == 2 || p->version == 3;
 	intel_has_anythread = p->version >= 3 &&
 			      !edx.split.anythread_deprecated;
+	/*
+	 * perf's parser learns "any" from format/: upstream shows it from
+	 * version 2 (the bit itself came with 3) until version 5 says it
+	 * is deprecated, and tools written against that expect the same.
+	 */
+	p->format_any = p->version >= 2 &&
+			!(p->version >= 5 && edx.split.anythread_deprecated);
 
 	/* Fixed counters are numbered by position; a hole stays unused. */
 	p->num_fixed = fixed ? fls64(fixed) : 0;
@@ -444,8 +459,7 @@ int x86c_intel_probe(struct x86c_pmu *p)
 		p->table = f->constraints;
 		p->family_name = f->name;
 	} else {
-		p->family_name = p->version >= 2 ? "generic_arch_v2+" :
-						   "generic_arch_v1";
+		p->family_name = intel_generic_name(p->version);
 	}
 	return 0;
 }
