@@ -139,7 +139,9 @@ x86_64)
 	# instruction count is exact: PMU_MODEL=intel (architectural
 	# perfmon v2: 4 general and 3 fixed counters), intel-kvm (the same
 	# as a KVM guest's vPMU sees it: DEBUGCTL refuses the freeze bits,
-	# no SMM freeze in PERF_CAPABILITIES), amd (Zen core counters, 6)
+	# no SMM freeze in PERF_CAPABILITIES), intel-v5 (perfmon v5, whose
+	# fixed counters 0 and 2 are there but not 1), amd (Zen core
+	# counters, 6)
 	# or amd-v2 (the same with PerfMonV2's global control and status,
 	# CPUID 0x80000022) boots with it; none without a PMU.  Run mode
 	# shows hardware events, so it defaults to intel; the rest to none.
@@ -147,6 +149,9 @@ x86_64)
 	intel) qemu+=(-cpu max,vendor=GenuineIntel -icount $icount) ;;
 	intel-kvm)
 		qemu+=(-cpu max,vendor=GenuineIntel,pmu-kvm=on -icount $icount) ;;
+	intel-v5)
+		qemu+=(-cpu max,vendor=GenuineIntel,pmu-version=5,pmu-fixed-mask=0x5
+		       -icount $icount) ;;
 	amd|amd-v2)	# EPYC without the features TCG lacks (each would warn)
 		amd_cpu=EPYC,pmu=on,-rdseed,-sha-ni,-xsavec,-3dnowprefetch,-misalignsse,-osvw,-topoext,-fxsr-opt,-nrip-save
 		[ "$PMU_MODEL" = amd-v2 ] &&
@@ -156,7 +161,7 @@ x86_64)
 		qemu+=(-cpu max,pmu=off)
 		[ "$mode" = bench ] || [ "$mode" = script ] &&
 			qemu+=(-icount $icount) ;;
-	*) die "PMU_MODEL must be intel, intel-kvm, amd, amd-v2 or none, not '$PMU_MODEL'" ;;
+	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, amd, amd-v2 or none, not '$PMU_MODEL'" ;;
 	esac ;;
 arm64)
 	# -icount: QEMU only offers INST_RETIRED with it, and it makes

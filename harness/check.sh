@@ -65,8 +65,8 @@ if [ "$ARCH" = x86_64 ]; then
 	# (not with TESTS, which leaves the workflows out everywhere).
 	intel=intel; [ -z "${TESTS:-}" ] && intel=intel+perf
 	[ -n "$hw_tests" ] &&
-		boots+=("$intel$hw_tests" "intel-kvm$hw_tests" "amd$hw_tests"
-			"amd-v2$hw_tests")
+		boots+=("$intel$hw_tests" "intel-kvm$hw_tests"
+			"intel-v5$hw_tests" "amd$hw_tests" "amd-v2$hw_tests")
 	wanted hardlockup && boots+=("intel hardlockup")
 	# Without TESTS the first boot runs the suite's list, which
 	# leaves hardlockup out; with TESTS it must not run there.
