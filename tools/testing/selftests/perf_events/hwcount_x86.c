@@ -534,6 +534,7 @@ static inline int kv_count(const struct sysfs_kv *kv)
 #define CPUID_0A_MASK_LENGTH(eax)	(((eax) >> 24) & 0xff)
 #define CPUID_0A_EDX_ANYTHREAD_DEPR	(1U << 15)
 #define CPUID_80000022_EAX_LBR_V2	(1U << 1)
+#define CPUID_80000001_ECX_IBS		0x400	/* bit 10 */
 
 /* CPUID.01H's display family and model, as the kernel computes them. */
 static void x86_family_model(unsigned int *family, unsigned int *model)
@@ -853,6 +854,46 @@ TEST(x86_cpu_pmu_sysfs)
 
 	EXPECT_EQ(0, write_errno(rdpmc, "1"));
 	ASSERT_STREQ("1", RDPMC_NOW(buf));
+}
+
+/*
+ * precise_ip needs PEBS (Intel: the debug store, CPUID.01H EDX[21]) or
+ * IBS (AMD: CPUID 8000_0001h ECX[10]), to which AMD's driver hands
+ * precise events.  Without either, cycles:p, :pp and :ppp are refused
+ * with EOPNOTSUPP, as stock refuses them.
+ */
+TEST(x86_precise_needs_pebs_or_ibs)
+{
+#if defined(__x86_64__)
+	unsigned int eax, ebx, ecx, edx;
+	struct perf_event_attr attr;
+	int level, fd;
+
+	X86_REQUIRE();
+	__cpuid(1, eax, ebx, ecx, edx);
+	if (edx & CPUID_1_EDX_DS)
+		SKIP(return, "DS in CPUID: PEBS may take precise events");
+	__cpuid(0x80000000, eax, ebx, ecx, edx);
+	if (eax >= 0x80000001) {
+		__cpuid(0x80000001, eax, ebx, ecx, edx);
+		if (ecx & CPUID_80000001_ECX_IBS)
+			SKIP(return, "IBS in CPUID: precise events go to IBS");
+	}
+	for (level = 1; level <= 3; level++) {
+		attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+		attr.precise_ip = level;
+		attr.sample_period = 100000;
+		fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+		EXPECT_EQ(-1, fd)
+			TH_LOG("precise_ip %d opened", level);
+		EXPECT_EQ(EOPNOTSUPP, errno)
+			TH_LOG("precise_ip %d: %s", level, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+#else
+	SKIP(return, "x86-only case");
+#endif
 }
 
 TEST_HARNESS_MAIN
