@@ -531,8 +531,12 @@ static int x86c_event_init(struct perf_event *event)
 	default:
 		return -ENOENT;
 	}
-	/* No PEBS (precise_ip) and no LBR (branch stacks) yet. */
-	if (event->attr.precise_ip || has_branch_stack(event))
+	/* No PEBS yet: a precise event goes where the vendor sends it. */
+	if (event->attr.precise_ip)
+		return p->vendor->precise ? p->vendor->precise(p, event) :
+					    -EOPNOTSUPP;
+	/* No LBR yet. */
+	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
 
 	err = x86c_event_code(p, event, &code);

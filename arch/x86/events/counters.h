@@ -67,6 +67,9 @@ struct x86c_cpu;
  * @late_nmi: the PMI may come after the handler already dealt with its
  *	overflow (AMD): an NMI nobody claims shortly after one of ours is
  *	taken as such a late one
+ * @precise: an event asking for precise_ip, which the counters cannot
+ *	give (optional): hand it to another PMU (rewrite attr.type and
+ *	answer -ENOENT) or refuse it; without it, -EOPNOTSUPP
  * @hw_config: vendor checks and bits of a new event's control value
  *	(hwc->config already has INT, USR, OS and the event code); 0 or
  *	a negative errno
@@ -92,6 +95,7 @@ struct x86c_vendor {
 	const char	*name;
 	bool		global_ctrl;
 	bool		late_nmi;
+	int	(*precise)(struct x86c_pmu *p, struct perf_event *event);
 	int	(*hw_config)(struct x86c_pmu *p, struct perf_event *event);
 	void	(*program)(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx,
 			   u64 config);

@@ -112,6 +112,17 @@ static int amd_hw_config(struct x86c_pmu *p, struct perf_event *event)
 	return 0;
 }
 
+/*
+ * The core counters skid; IBS tags the instruction itself.  Where the
+ * CPU has IBS, a precise event goes to its op PMU (cycles become IBS
+ * op sampling, what IBS cannot count is refused there), as upstream
+ * does, so that "cycles:pp" works on AMD.
+ */
+static int amd_precise(struct x86c_pmu *p, struct perf_event *event)
+{
+	return get_ibs_caps() ? forward_event_to_ibs(event) : -EOPNOTSUPP;
+}
+
 /* PerfMonV2: the global registers. */
 static void amd_v2_enable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
@@ -137,6 +148,7 @@ static void amd_v2_ack(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask)
 const struct x86c_vendor x86c_amd_vendor = {
 	.name		= "AMD core counters",
 	.late_nmi	= true,
+	.precise	= amd_precise,
 	.hw_config	= amd_hw_config,
 	.program	= amd_program,
 	.unprogram	= amd_unprogram,
@@ -150,6 +162,7 @@ const struct x86c_vendor x86c_amd_v2_vendor = {
 	.name		= "AMD PerfMonV2",
 	.global_ctrl	= true,
 	.late_nmi	= true,
+	.precise	= amd_precise,
 	.hw_config	= amd_hw_config,
 	.program	= amd_program,
 	.unprogram	= amd_unprogram,
