@@ -64,6 +64,18 @@ static void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
 }
 
 /*
+ * Whether to report a PMU condition now: the first time it is seen, and
+ * only for the host PMU (a KUnit model provokes them on purpose).
+ */
+static bool x86c_pmi_say_once(struct x86c_pmu *p, bool *said)
+{
+	if (*said)
+		return false;
+	*said = true;
+	return p == x86c_host;
+}
+
+/*
  * The counters' bits of the overflow status.  Others are not ours to
  * clear: they name features this driver does not drive, or are reserved
  * (some AMD PerfMonV2 microcode sets reserved bits), and acknowledging
@@ -75,13 +87,9 @@ static u64 x86c_pmi_status(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	u64 status = p->vendor->overflowed(p, cpu);
 	u64 others = status & ~p->all_mask;
 
-	if (others && !p->pmi_others_said) {
-		p->pmi_others_said = true;
-		/* Not for a KUnit model's. */
-		if (p == x86c_host)
-			pr_warn("perf/x86: overflow status bits %#llx belong to no counter; left alone (a microcode update may help)\n",
-				others);
-	}
+	if (others && x86c_pmi_say_once(p, &p->pmi_others_said))
+		pr_warn("perf/x86: overflow status bits %#llx belong to no counter; left alone (a microcode update may help)\n",
+			others);
 	return status & p->all_mask;
 }
 
@@ -94,13 +102,9 @@ static u64 x86c_pmi_status(struct x86c_pmu *p, struct x86c_cpu *cpu)
 static void x86c_pmi_stuck(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			   u64 status)
 {
-	if (!p->pmi_stuck_said) {
-		p->pmi_stuck_said = true;
-		/* Not for a KUnit model's. */
-		if (p == x86c_host)
-			pr_warn("perf/x86: CPU %d: overflow status %#llx does not clear; counters reset\n",
-				smp_processor_id(), status);
-	}
+	if (x86c_pmi_say_once(p, &p->pmi_stuck_said))
+		pr_warn("perf/x86: CPU %d: overflow status %#llx does not clear; counters reset\n",
+			smp_processor_id(), status);
 	x86c_reset_running(p, cpu);
 }
 
