@@ -91,7 +91,9 @@ rm -rf "$run/stage" "$run/job.cpio"
 
 # Boot messages (KUnit's results among them) at the default level; the
 # guest's init then keeps only warnings and worse on the console.
-append="panic=-1 oops=panic perfcore.mode=$mode"
+# nokaslr: System.map's addresses are the running ones, so that the dump
+# of a guest that does not finish in time names functions.
+append="panic=-1 oops=panic nokaslr perfcore.mode=$mode"
 # x86_64 check boots make CPU 1 a nohz_full CPU (the config has
 # NO_HZ_FULL): the suite's tick-dependency tests need one, and the rest
 # runs the same.  Not under -icount (arm64, x86's PMU models): there the
@@ -195,13 +197,36 @@ esac
 	echo "perfcore: ${qemu[*]} -kernel $image"
 } > "$run/console.log"
 log "booting $tag (limit ${limit}s), log: $run/console.log"
+# At the limit a watcher asks QEMU's monitor where each vCPU is (a hang
+# with interrupts off on every CPU prints nothing by itself), then ends
+# the guest; timeout(1) is there for a monitor that does not answer.
+mon=$(mktemp -u /tmp/perfcore-mon.XXXXXX)
+qemu+=(-monitor "unix:$mon,server=on,wait=off")
+obj=$(dirname "$(dirname "$(dirname "$(dirname "$image")")")")
+(
+	t=0
+	while [ "$t" -lt "$limit" ]; do sleep 5; t=$((t + 5)); done
+	touch "$run/.timed-out"
+	python3 "$HARNESS/vcpu-dump.py" "$mon" "$ARCH" "$obj/System.map" \
+		> "$run/vcpus.txt" 2>&1
+	python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"quit\n")' \
+		"$mon" 2>/dev/null
+) < /dev/null > /dev/null 2>&1 &
+watcher=$!
 start=$(date +%s)
 set +e
-timeout -k 10 "$limit" "${qemu[@]}" -nographic -no-reboot -kernel "$image" \
+timeout -k 10 $((limit + 90)) "${qemu[@]}" -nographic -no-reboot -kernel "$image" \
 	-initrd "$run/initramfs.cpio" < /dev/null 2>&1 | stdbuf -oL tr -d '\r' >> "$run/console.log"
 rc=${PIPESTATUS[0]}
+kill "$watcher" 2>/dev/null
+wait "$watcher" 2>/dev/null
 set -e
-rm -f "$run/initramfs.cpio"
+rm -f "$run/initramfs.cpio" "$mon"
+if [ -f "$run/.timed-out" ]; then
+	rc=124
+	cat "$run/vcpus.txt" >> "$run/console.log" 2>/dev/null
+	rm -f "$run/.timed-out"
+fi
 [ "$rc" = 124 ] || [ "$rc" = 137 ] && echo "@@TIMEOUT after ${limit}s" >> "$run/console.log"
 log "guest finished in $(( $(date +%s) - start ))s (qemu rc=$rc)"
 echo "$run"

@@ -136,6 +136,8 @@ def parse(log_lines):
     in_kunit = False
 
     lockup_at = None        # line number of the last hard-lockup report
+    last = ''               # the last line the guest printed
+    vcpus = []              # where each vCPU was when the guest timed out
     for n, raw in enumerate(log_lines):
         line = ANSI.sub('', raw.rstrip('\n'))
         body = TS.sub('', line)
@@ -175,7 +177,11 @@ def parse(log_lines):
                 done = True
             elif key == 'TIMEOUT':
                 timeout = True
+            elif key == 'VCPU':
+                vcpus.append(rest)
             continue
+        if body.strip() and not line.startswith('perfcore: '):
+            last = body.strip()
 
         if section and section.startswith('suite.'):
             pm = PLAN.match(line)
@@ -236,8 +242,13 @@ def parse(log_lines):
     results.append(('kernel.booted', 'pass' if booted else 'fail',
                     '' if booted else 'init never started'))
     if booted:
-        results.append(('kernel.finished', 'pass' if done and not timeout else 'fail',
-                        'timed out' if timeout else ('' if done else 'no @@DONE')))
+        # A hang that printed nothing is at least a place in the code:
+        # the guest's last line and where its vCPUs were (boot.sh).
+        why = '' if done else 'no @@DONE'
+        if timeout:
+            why = '\n        '.join([f'timed out; the last line printed: {last[:200]}']
+                                    + vcpus)
+        results.append(('kernel.finished', 'pass' if done and not timeout else 'fail', why))
     results.append(('kernel.console_clean', 'fail' if bad else 'pass',
                     '; '.join(bad[:5])))
     return results, perftest, began
@@ -280,7 +291,7 @@ def main():
 
     with open(os.path.join(a.run, 'results.tsv'), 'w') as f:
         for r in final:
-            f.write('\t'.join(r) + '\n')
+            f.write('\t'.join(x.replace('\n        ', ' | ') for x in r) + '\n')
     with open(os.path.join(a.run, 'perf-test.txt'), 'w') as f:
         f.write('\n'.join(perftest) + ('\n' if perftest else ''))
 
