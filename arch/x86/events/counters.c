@@ -457,6 +457,34 @@ int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu)
 
 /* ---- struct pmu ----------------------------------------------------- */
 
+/*
+ * A generic cache event: the cache, the operation and the result in the
+ * config's low three bytes.  Out of range, or an operation the cache
+ * does not have, is an invalid config; one this CPU has no event for is
+ * absent.
+ */
+static int x86c_cache_code(struct x86c_pmu *p, u64 config, u64 *code)
+{
+	unsigned int cache = config & 0xff;
+	unsigned int op = (config >> 8) & 0xff;
+	unsigned int result = (config >> 16) & 0xff;
+	const struct x86c_cache_event *e;
+
+	if (cache >= PERF_COUNT_HW_CACHE_MAX ||
+	    op >= PERF_COUNT_HW_CACHE_OP_MAX ||
+	    result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
+		return -EINVAL;
+	if (p->cache_refused & BIT(cache * PERF_COUNT_HW_CACHE_OP_MAX + op))
+		return -EINVAL;
+	for (e = p->cache_events; e && e->code; e++) {
+		if (e->id == (config & 0xffffff)) {
+			*code = e->code;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 static int x86c_event_code(struct x86c_pmu *p, struct perf_event *event,
 			   u64 *code)
 {
@@ -471,8 +499,7 @@ static int x86c_event_code(struct x86c_pmu *p, struct perf_event *event,
 							PERF_COUNT_HW_MAX)];
 		return *code ? 0 : -ENOENT;
 	case PERF_TYPE_HW_CACHE:
-		/* No cache event tables: the generic cache events are absent. */
-		return -ENOENT;
+		return x86c_cache_code(p, config, code);
 	default:
 		*code = config & p->raw_mask;
 		return 0;

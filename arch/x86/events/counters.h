@@ -159,6 +159,30 @@ struct x86c_cpu {
 };
 
 /**
+ * struct x86c_cache_event - what counts one generic cache event
+ * @id: cache | operation << 8 | result << 16, as attr.config has them
+ * @code: the event select and unit mask that count it
+ */
+struct x86c_cache_event {
+	u32	id;
+	u64	code;
+};
+
+/* Pasted here, not passed on: READ and WRITE are macros of their own. */
+#define X86C_CACHE(cache, op, result, c) {				\
+	.id = PERF_COUNT_HW_CACHE_##cache |				\
+	      PERF_COUNT_HW_CACHE_OP_##op << 8 |			\
+	      PERF_COUNT_HW_CACHE_RESULT_##result << 16,		\
+	.code = (c),							\
+}
+
+#define X86C_CACHE_END	{ .code = 0 }
+/* A bit of x86c_pmu.cache_refused. */
+#define X86C_CACHE_NO(cache, op)					\
+	BIT(PERF_COUNT_HW_CACHE_##cache * PERF_COUNT_HW_CACHE_OP_MAX +	\
+	    PERF_COUNT_HW_CACHE_OP_##op)
+
+/**
  * struct x86c_pmu - a core counter PMU: what the driver found at probe
  * @pmu: registered as "cpu", PERF_TYPE_RAW
  * @vendor: the vendor's callbacks
@@ -179,6 +203,11 @@ struct x86c_cpu {
  * @event_map: PERF_COUNT_HW_* to event code, 0 where not counted
  * @events_mask: Intel: CPUID.0AH EBX, architectural events absent
  * @events_mask_len: and how many of its bits are defined
+ * @cache_events: the generic cache events counted here, ended by one
+ *	with no code, or NULL for none
+ * @cache_refused: (cache, operation) pairs that do not exist, such as a
+ *	write to the instruction cache, bit cache * OP_MAX + operation:
+ *	those configs are invalid, not merely absent
  * @table: family constraints, ended by one with no cmask, or NULL
  * @fixed: constraints of the events a fixed counter can take
  * @nr_fixed_events: how many of @fixed
@@ -216,6 +245,8 @@ struct x86c_pmu {
 	u64				event_map[PERF_COUNT_HW_MAX];
 	unsigned int			events_mask;
 	int				events_mask_len;
+	const struct x86c_cache_event	*cache_events;
+	u32				cache_refused;
 	struct event_constraint		*table;
 	struct event_constraint		fixed[X86C_MAX_FIXED];
 	int				nr_fixed_events;

@@ -61,6 +61,60 @@ static const u64 amd_event_codes[PERF_COUNT_HW_MAX][AMD_GENERATIONS] = {
 	[PERF_COUNT_HW_REF_CPU_CYCLES]		= { 0, 0, 0, 0x100000120 },
 };
 
+/*
+ * The generic cache events (perf's L1-dcache-loads and the like), per
+ * family: before 17h (K8 to the Jaguar cores) and from 17h on (Zen, and
+ * Hygon's 18h).  Instruction fetches serve for ITLB accesses before Zen,
+ * and data cache accesses for DTLB ones.
+ */
+static const struct x86c_cache_event amd_cache_events_pre_zen[] = {
+	X86C_CACHE(L1D,  READ,     ACCESS, 0x0040),	/* data cache accesses */
+	X86C_CACHE(L1D,  READ,     MISS,   0x0141),	/* data cache misses */
+	X86C_CACHE(L1D,  PREFETCH, ACCESS, 0x0267),	/* prefetch attempts */
+	X86C_CACHE(L1D,  PREFETCH, MISS,   0x0167),	/* prefetches cancelled */
+	X86C_CACHE(L1I,  READ,     ACCESS, 0x0080),	/* instruction fetches */
+	X86C_CACHE(L1I,  READ,     MISS,   0x0081),	/* instruction cache misses */
+	X86C_CACHE(L1I,  PREFETCH, ACCESS, 0x014b),	/* prefetch instructions */
+	X86C_CACHE(LL,   READ,     ACCESS, 0x037d),	/* L2 requests, IC and DC */
+	X86C_CACHE(LL,   READ,     MISS,   0x037e),	/* L2 misses, IC and DC */
+	X86C_CACHE(LL,   WRITE,    ACCESS, 0x017f),	/* L2 fills and writebacks */
+	X86C_CACHE(DTLB, READ,     ACCESS, 0x0040),
+	X86C_CACHE(DTLB, READ,     MISS,   0x0746),	/* L1 and L2 DTLB misses */
+	X86C_CACHE(ITLB, READ,     ACCESS, 0x0080),
+	X86C_CACHE(ITLB, READ,     MISS,   0x0385),	/* L1 and L2 ITLB misses */
+	X86C_CACHE(BPU,  READ,     ACCESS, 0x00c2),	/* retired branches */
+	X86C_CACHE(BPU,  READ,     MISS,   0x00c3),	/* and mispredicted */
+	X86C_CACHE(NODE, READ,     ACCESS, 0xb8e9),	/* memory requests */
+	X86C_CACHE(NODE, READ,     MISS,   0x98e9),	/* remote ones */
+	X86C_CACHE_END
+};
+
+static const struct x86c_cache_event amd_cache_events_zen[] = {
+	X86C_CACHE(L1D,  READ,     ACCESS, 0x0040),	/* data cache accesses */
+	X86C_CACHE(L1D,  READ,     MISS,   0xc860),	/* L2 accesses of DC misses */
+	X86C_CACHE(L1D,  PREFETCH, ACCESS, 0xff5a),	/* hardware prefetch fills */
+	X86C_CACHE(L1I,  READ,     ACCESS, 0x0080),	/* instruction fetches */
+	X86C_CACHE(L1I,  READ,     MISS,   0x0081),	/* instruction cache misses */
+	X86C_CACHE(DTLB, READ,     ACCESS, 0xff45),	/* L2 DTLB accesses */
+	X86C_CACHE(DTLB, READ,     MISS,   0xf045),	/* L2 DTLB misses: walks */
+	X86C_CACHE(ITLB, READ,     ACCESS, 0x0084),	/* L1 ITLB misses, L2 hits */
+	X86C_CACHE(ITLB, READ,     MISS,   0xff85),	/* L1 and L2 ITLB misses */
+	X86C_CACHE(BPU,  READ,     ACCESS, 0x00c2),	/* retired branches */
+	X86C_CACHE(BPU,  READ,     MISS,   0x00c3),	/* and mispredicted */
+	X86C_CACHE_END
+};
+
+/*
+ * Operations these caches do not have, in both families: nothing writes
+ * to the instruction side or to the branch predictor, and nothing
+ * prefetches into a TLB, the predictor or another node.
+ */
+#define AMD_CACHE_REFUSED						\
+	(X86C_CACHE_NO(L1I, WRITE) |					\
+	 X86C_CACHE_NO(ITLB, WRITE) | X86C_CACHE_NO(ITLB, PREFETCH) |	\
+	 X86C_CACHE_NO(BPU, WRITE) | X86C_CACHE_NO(BPU, PREFETCH) |	\
+	 X86C_CACHE_NO(NODE, WRITE) | X86C_CACHE_NO(NODE, PREFETCH))
+
 /* Family 17h holds Zen 1 and 2, 19h Zen 3 and 4: the feature flags tell. */
 static enum amd_generation amd_generation(void)
 {
@@ -211,5 +265,8 @@ int x86c_amd_probe(struct x86c_pmu *p)
 	}
 	for (i = 0; i < PERF_COUNT_HW_MAX; i++)
 		p->event_map[i] = amd_event_codes[i][gen];
+	p->cache_events = boot_cpu_data.x86 >= 0x17 ? amd_cache_events_zen :
+						      amd_cache_events_pre_zen;
+	p->cache_refused = AMD_CACHE_REFUSED;
 	return 0;
 }
