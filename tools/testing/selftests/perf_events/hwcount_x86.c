@@ -896,4 +896,170 @@ TEST(x86_precise_needs_pebs_or_ibs)
 #endif
 }
 
+#if defined(__x86_64__)
+#define CACHE_ID(c, o, r)	((c) | (o) << 8 | (r) << 16)
+#define CACHE(c, o, r)		CACHE_ID(PERF_COUNT_HW_CACHE_##c,	\
+					 PERF_COUNT_HW_CACHE_OP_##o,	\
+					 PERF_COUNT_HW_CACHE_RESULT_##r)
+
+struct cache_code {
+	__u32 id;
+	__u64 code;
+};
+
+/* Stock 6.12's AMD tables: families 10h-16h, and 17h on. */
+static const struct cache_code amd_pre_zen_cache[] = {
+	{ CACHE(L1D, READ, ACCESS), 0x0040 },
+	{ CACHE(L1D, READ, MISS), 0x0141 },
+	{ CACHE(L1D, PREFETCH, ACCESS), 0x0267 },
+	{ CACHE(L1D, PREFETCH, MISS), 0x0167 },
+	{ CACHE(L1I, READ, ACCESS), 0x0080 },
+	{ CACHE(L1I, READ, MISS), 0x0081 },
+	{ CACHE(L1I, PREFETCH, ACCESS), 0x014b },
+	{ CACHE(LL, READ, ACCESS), 0x037d },
+	{ CACHE(LL, READ, MISS), 0x037e },
+	{ CACHE(LL, WRITE, ACCESS), 0x017f },
+	{ CACHE(DTLB, READ, ACCESS), 0x0040 },
+	{ CACHE(DTLB, READ, MISS), 0x0746 },
+	{ CACHE(ITLB, READ, ACCESS), 0x0080 },
+	{ CACHE(ITLB, READ, MISS), 0x0385 },
+	{ CACHE(BPU, READ, ACCESS), 0x00c2 },
+	{ CACHE(BPU, READ, MISS), 0x00c3 },
+	{ CACHE(NODE, READ, ACCESS), 0xb8e9 },
+	{ CACHE(NODE, READ, MISS), 0x98e9 },
+	{ 0, 0 }
+};
+
+static const struct cache_code amd_zen_cache[] = {
+	{ CACHE(L1D, READ, ACCESS), 0x0040 },
+	{ CACHE(L1D, READ, MISS), 0xc860 },
+	{ CACHE(L1D, PREFETCH, ACCESS), 0xff5a },
+	{ CACHE(L1I, READ, ACCESS), 0x0080 },
+	{ CACHE(L1I, READ, MISS), 0x0081 },
+	{ CACHE(DTLB, READ, ACCESS), 0xff45 },
+	{ CACHE(DTLB, READ, MISS), 0xf045 },
+	{ CACHE(ITLB, READ, ACCESS), 0x0084 },
+	{ CACHE(ITLB, READ, MISS), 0xff85 },
+	{ CACHE(BPU, READ, ACCESS), 0x00c2 },
+	{ CACHE(BPU, READ, MISS), 0x00c3 },
+	{ 0, 0 }
+};
+
+/* Operations a cache does not have (EINVAL, not ENOENT), on AMD. */
+static int amd_cache_refused(int cache, int op)
+{
+	switch (cache) {
+	case PERF_COUNT_HW_CACHE_L1I:
+		return op == PERF_COUNT_HW_CACHE_OP_WRITE;
+	case PERF_COUNT_HW_CACHE_ITLB:
+	case PERF_COUNT_HW_CACHE_BPU:
+	case PERF_COUNT_HW_CACHE_NODE:
+		return op != PERF_COUNT_HW_CACHE_OP_READ;
+	}
+	return 0;
+}
+
+static const struct cache_code *cache_find(const struct cache_code *t,
+					   __u32 id)
+{
+	for (; t && t->code; t++)	/* L1D read access is id 0 */
+		if (t->id == id)
+			return t;
+	return NULL;
+}
+
+#endif
+
+/*
+ * The generic cache events (PERF_TYPE_HW_CACHE: perf's L1-dcache-loads,
+ * branch-loads and the like).  Each cache, operation and result is an
+ * event of the CPU's table, an operation the cache does not have
+ * (EINVAL), or absent (ENOENT); out of range is EINVAL.  Stock has tables
+ * per family: AMD's before and from family 17h on, and none for an Intel
+ * CPU outside family 6, which gets the architectural events alone (our
+ * Intel models).  An event of the table counts as its raw code does.
+ */
+TEST(x86_generic_cache_events)
+{
+#if defined(__x86_64__)
+	static const __u64 out_of_range[] = {
+		CACHE_ID(PERF_COUNT_HW_CACHE_MAX, 0, 0),
+		CACHE_ID(0, PERF_COUNT_HW_CACHE_OP_MAX, 0),
+		CACHE_ID(0, 0, PERF_COUNT_HW_CACHE_RESULT_MAX),
+		0xff,
+	};
+	const struct cache_code *table = NULL, *e;
+	unsigned int family, model, i;
+	int amd, n, fd, raw;
+	__u64 counts[2];
+
+	X86_REQUIRE();
+	x86_family_model(&family, &model);
+	amd = pmu->raw_cycles != 0x003c;
+	if (!amd && family == 6)
+		SKIP(return, "Intel family 6: stock's model-specific tables");
+	if (amd)
+		table = family >= 0x17 ? amd_zen_cache : amd_pre_zen_cache;
+
+	for (n = 0; n < PERF_COUNT_HW_CACHE_MAX * PERF_COUNT_HW_CACHE_OP_MAX *
+			PERF_COUNT_HW_CACHE_RESULT_MAX; n++) {
+		int cache = n / (PERF_COUNT_HW_CACHE_OP_MAX *
+				 PERF_COUNT_HW_CACHE_RESULT_MAX);
+		int op = n / PERF_COUNT_HW_CACHE_RESULT_MAX %
+			 PERF_COUNT_HW_CACHE_OP_MAX;
+		int result = n % PERF_COUNT_HW_CACHE_RESULT_MAX;
+		__u32 id = CACHE_ID(cache, op, result);
+		int want = 0;
+
+		e = cache_find(table, id);
+		if (!e)
+			want = amd && amd_cache_refused(cache, op) ? EINVAL : ENOENT;
+		fd = open_hw_user(PERF_TYPE_HW_CACHE, id, 1, -1);
+		if (want) {
+			EXPECT_EQ(-1, fd)
+				TH_LOG("cache %d op %d result %d opened", cache,
+				       op, result);
+			EXPECT_EQ(want, errno)
+				TH_LOG("cache %d op %d result %d: %s, not %s",
+				       cache, op, result, strerror(errno),
+				       strerror(want));
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
+		ASSERT_GE(fd, 0)
+			TH_LOG("cache %d op %d result %d: %s", cache, op,
+			       result, strerror(errno));
+		/* Beside its raw code, it counts the same loop alike. */
+		raw = open_hw_user(PERF_TYPE_RAW, e->code, 0, fd);
+		ASSERT_GE(raw, 0)
+			TH_LOG("raw %#llx: %s", (unsigned long long)e->code,
+			       strerror(errno));
+		counts[0] = count_loop(fd, 20000);
+		ASSERT_EQ(sizeof(counts[1]), read(raw, &counts[1],
+						  sizeof(counts[1])));
+		EXPECT_EQ(counts[0], counts[1])
+			TH_LOG("cache %d op %d result %d counted %llu, raw %#llx %llu",
+			       cache, op, result,
+			       (unsigned long long)counts[0],
+			       (unsigned long long)e->code,
+			       (unsigned long long)counts[1]);
+		close(raw);
+		close(fd);
+	}
+	for (i = 0; i < ARRAY_SIZE(out_of_range); i++) {
+		fd = open_hw_user(PERF_TYPE_HW_CACHE, out_of_range[i], 1, -1);
+		EXPECT_EQ(-1, fd);
+		EXPECT_EQ(EINVAL, errno)
+			TH_LOG("config %#llx: %s",
+			       (unsigned long long)out_of_range[i],
+			       strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+#else
+	SKIP(return, "x86-only case");
+#endif
+}
+
 TEST_HARNESS_MAIN
