@@ -15,7 +15,8 @@
  * expected.  What it looks for is the kernel's reaction, which the
  * harness reads from the console (make fuzz).  The binary itself fails
  * only when a worker does not finish in time (a task stuck in the
- * kernel) or dies of a signal it did not ask for.  It ends with where
+ * kernel) or dies of a signal it did not ask for.  A work() that took
+ * over 5 s prints the events its worker had open.  It ends with where
  * the workers' time went (per kind of operation: how many, guest ms in
  * all, the longest one), then a summary: operations run, events opened,
  * and how many calls failed.
@@ -29,6 +30,7 @@
 #define MAX_FDS		48
 #define MAX_CHILDREN	4
 #define GRACE_S		60	/* after the deadline, for workers to end */
+#define SLOW_WORK_MS	5000	/* a work() this long says what was open */
 #define FUZZ_ENV	"PERF_FUZZ_EXEC"
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -56,6 +58,8 @@ static __thread unsigned long long rng;
 static int fds[MAX_FDS];
 static void *maps[MAX_FDS];
 static size_t map_len[MAX_FDS];
+static char what[MAX_FDS][32];	/* each open event, in short */
+static int worker_id, slow_said;
 static volatile long watched[4];
 static struct stats st;
 static int ncpus;
@@ -182,6 +186,7 @@ static void drop(int slot)
 	maps[slot] = NULL;
 	close(fds[slot]);
 	fds[slot] = -1;
+	what[slot][0] = 0;
 }
 
 /* A group of 1 to 5 events on this task, a child, or a CPU. */
@@ -224,6 +229,15 @@ static void op_open_group(void)
 		}
 		st.opened++;
 		fds[slot] = fd;
+		/*
+		 * type:config, then i inherit, s sampling, T sigtrap, c on
+		 * a CPU (pid -1 when c alone, else this task on one CPU).
+		 */
+		snprintf(what[slot], sizeof(what[slot]), "%u:%llx%s%s%s%s%s",
+			 a.type, (unsigned long long)a.config,
+			 a.inherit ? "i" : "", a.sample_period ? "s" : "",
+			 a.sigtrap ? "T" : "", cpu >= 0 ? "c" : "",
+			 pid ? "" : cpu >= 0 ? "t" : "");
 		if (i == 0)
 			leader = fd;
 	}
@@ -321,6 +335,25 @@ static void op_close(void)
 
 	if (fds[slot] >= 0)
 		drop(slot);
+}
+
+/*
+ * A work() that took long (contention, or an event that makes every
+ * store or fault cost a trap): what this worker had open, to tell
+ * which events a slow kernel path belongs to.
+ */
+static void say_slow_work(unsigned long ms)
+{
+	int i;
+
+	if (slow_said++ >= 2)
+		return;
+	printf("fuzz: worker %d: work took %lu ms with events", worker_id, ms);
+	for (i = 0; i < MAX_FDS; i++)
+		if (fds[i] >= 0)
+			printf(" %s", what[i]);
+	printf("\n");
+	fflush(stdout);
 }
 
 /* What a task does while its inherited events count. */
@@ -502,6 +535,8 @@ static void worker(unsigned long long seed, time_t deadline)
 		ms = (t1.tv_sec - t0.tv_sec) * 1000 +
 		     (t1.tv_nsec - t0.tv_nsec) / 1000000;
 		st.count[kind]++;
+		if (kind == OP_WORK && ms >= SLOW_WORK_MS)
+			say_slow_work(ms);
 		st.ms[kind] += ms;
 		if (ms > st.max_ms[kind])
 			st.max_ms[kind] = ms;
@@ -593,8 +628,10 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < workers; i++) {
 		pid[i] = fork();
-		if (pid[i] == 0)
+		if (pid[i] == 0) {
+			worker_id = i;
 			worker(seed * 1000003ULL + i, deadline);
+		}
 	}
 	for (i = 0; i < workers; i++) {
 		while (waitpid(pid[i], &status, WNOHANG) != pid[i] &&
