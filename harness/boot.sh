@@ -198,8 +198,9 @@ esac
 } > "$run/console.log"
 log "booting $tag (limit ${limit}s), log: $run/console.log"
 # At the limit a watcher asks QEMU's monitor where each vCPU is (a hang
-# with interrupts off on every CPU prints nothing by itself), then ends
-# the guest; timeout(1) is there for a monitor that does not answer.
+# with interrupts off on every CPU prints nothing by itself), and
+# vcpu-dump.py ends the guest; timeout(1) is there for a monitor that
+# does not answer.
 mon=$(mktemp -u /tmp/perfcore-mon.XXXXXX)
 qemu+=(-monitor "unix:$mon,server=on,wait=off")
 obj=$(dirname "$(dirname "$(dirname "$(dirname "$image")")")")
@@ -209,8 +210,6 @@ obj=$(dirname "$(dirname "$(dirname "$(dirname "$image")")")")
 	touch "$run/.timed-out"
 	python3 "$HARNESS/vcpu-dump.py" "$mon" "$ARCH" "$obj/System.map" \
 		> "$run/vcpus.txt" 2>&1
-	python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"quit\n")' \
-		"$mon" 2>/dev/null
 ) < /dev/null > /dev/null 2>&1 &
 watcher=$!
 start=$(date +%s)

@@ -43,6 +43,9 @@ TAP = re.compile(r'^(not ok|ok)\s+(\d+)\s+(?:- )?(\S+)(.*)$')
 PLAN = re.compile(r'^1\.\.(\d+)')
 ANSI = re.compile(r'\x1b\[[0-9;]*m')
 MARK = re.compile(r'^@@(\S+)\s*(.*)$')
+# Between the lines of a detail printed on several (a hung guest's vCPUs);
+# results.tsv keeps one line per result, with ' | ' there.
+MORE = '\n        '
 PERFTEST = re.compile(r'^\s*(\d+(?:\.\d+)?):\s+(.*?)\s*:\s+(Ok|FAILED!|Skip.*)$')
 
 # Console reports that mean the kernel misbehaved, whatever the test said.
@@ -246,8 +249,8 @@ def parse(log_lines):
         # the guest's last line and where its vCPUs were (boot.sh).
         why = '' if done else 'no @@DONE'
         if timeout:
-            why = '\n        '.join([f'timed out; the last line printed: {last[:200]}']
-                                    + vcpus)
+            why = MORE.join([f'timed out; the last line printed: {last[:200]}']
+                            + vcpus)
         results.append(('kernel.finished', 'pass' if done and not timeout else 'fail', why))
     results.append(('kernel.console_clean', 'fail' if bad else 'pass',
                     '; '.join(bad[:5])))
@@ -291,7 +294,7 @@ def main():
 
     with open(os.path.join(a.run, 'results.tsv'), 'w') as f:
         for r in final:
-            f.write('\t'.join(x.replace('\n        ', ' | ') for x in r) + '\n')
+            f.write('\t'.join(x.replace(MORE, ' | ') for x in r) + '\n')
     with open(os.path.join(a.run, 'perf-test.txt'), 'w') as f:
         f.write('\n'.join(perftest) + ('\n' if perftest else ''))
 

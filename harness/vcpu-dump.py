@@ -6,7 +6,8 @@
 Asks QEMU's human monitor (a unix socket) for each vCPU's registers, walks
 the kernel stack a little (arm64: the frame-pointer chain; x86_64: kernel
 text addresses found on the stack, as a guess), and prints one "@@VCPU"
-block per CPU with the addresses named from System.map.  A hang that left
+block per CPU with the addresses named from System.map, then ends the
+guest (the monitor's quit).  A hang that left
 nothing on the console (both CPUs spinning with interrupts off, say) is
 then at least a place in the code.  The guest boots with nokaslr, so
 System.map's addresses are the running ones.
@@ -143,7 +144,8 @@ def main():
                       (cpu, '' if arch == 'arm64' else '? ', a, syms.name(a)))
         except OSError:
             print('@@VCPU cpu%d   (monitor stopped answering)' % cpu)
-            break
+            return
+    mon.sock.sendall(b'quit\n')
 
 
 if __name__ == '__main__':
