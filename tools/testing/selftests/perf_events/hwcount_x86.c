@@ -1062,4 +1062,81 @@ TEST(x86_generic_cache_events)
 #endif
 }
 
+/*
+ * AMD family 17h on: an event that can count more than 15 per cycle
+ * (Retired SSE/AVX FLOPs, event 0x03) takes an even counter and the odd
+ * one after it, which counts the carries of the pair (the Merge event).
+ * So at most half the counters hold such events, and each leaves one
+ * counter fewer for the rest: a group fits exactly when twice its
+ * paired events plus the others are at most the counters, and the
+ * event that breaks that is refused with EINVAL.  Beside the paired
+ * events, the others still count the same loop exactly.
+ */
+TEST(x86_amd_paired_counters)
+{
+#if defined(__x86_64__)
+	enum { PAIRED = 0x03, MAX_GROUP = 16 };
+	unsigned int family, model;
+	int fd[MAX_GROUP], n, pairs, others, i, nfd;
+	__u64 v[MAX_GROUP];
+
+	X86_REQUIRE();
+	x86_family_model(&family, &model);
+	if (pmu->raw_cycles == 0x003c || family < 0x17)
+		SKIP(return, "paired counters are AMD family 17h on");
+	n = pmu->gp_counters;
+	ASSERT_LT(n, MAX_GROUP);
+
+	for (pairs = 0; pairs <= n / 2 + 1; pairs++) {
+		nfd = 0;
+		for (i = 0; i < pairs; i++) {
+			fd[nfd] = open_hw_user(PERF_TYPE_RAW, PAIRED, !nfd,
+					       nfd ? fd[0] : -1);
+			if (fd[nfd] < 0)
+				break;
+			nfd++;
+		}
+		if (pairs > n / 2) {
+			/* One pair too many: the last one is refused. */
+			EXPECT_EQ(n / 2, nfd)
+				TH_LOG("%d paired events in a group of %d counters",
+				       nfd, n);
+			EXPECT_EQ(EINVAL, errno);
+			while (nfd--)
+				close(fd[nfd]);
+			continue;
+		}
+		ASSERT_EQ(pairs, nfd)
+			TH_LOG("paired event %d: %s", nfd, strerror(errno));
+		/* Instructions until the group is full. */
+		for (others = 0; nfd < MAX_GROUP; others++) {
+			fd[nfd] = open_hw_user(PERF_TYPE_HARDWARE,
+					       PERF_COUNT_HW_INSTRUCTIONS, !nfd,
+					       nfd ? fd[0] : -1);
+			if (fd[nfd] < 0)
+				break;
+			nfd++;
+		}
+		EXPECT_EQ(n - 2 * pairs, others)
+			TH_LOG("%d paired events leave room for %d others, not %d",
+			       pairs, others, n - 2 * pairs);
+		EXPECT_EQ(EINVAL, errno);
+
+		run_loop_on(fd[0], 1, 100000);
+		for (i = 0; i < nfd; i++)
+			ASSERT_EQ(0, read_count(fd[i], &v[i]));
+		for (i = pairs + 1; i < nfd; i++)
+			EXPECT_EQ(v[pairs], v[i])
+				TH_LOG("%d paired: instructions %llu and %llu",
+				       pairs, v[pairs], v[i]);
+		if (pairs < nfd)
+			EXPECT_GE(v[pairs], LOOP_K * 100000);
+		while (nfd--)
+			close(fd[nfd]);
+	}
+#else
+	SKIP(return, "x86-only case");
+#endif
+}
+
 TEST_HARNESS_MAIN
