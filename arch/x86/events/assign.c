@@ -25,6 +25,14 @@
  * moves one event off general-purpose counters altogether.  One search
  * costs O(n * counters) and there are at most n + 1.
  *
+ * Paired events (PERF_X86_EVENT_PAIR: AMD's large-increment events)
+ * take an even counter and the odd one after it, which counts as a
+ * second general-purpose counter against gpmax.  They are placed first,
+ * each on the lowest free pair it allows, and never moved after: exact
+ * where the other events may use any counter, as on the CPUs that have
+ * paired events, and a matching of pairs in general is a harder
+ * problem than this one.
+ *
  * Why a matching: a greedy choice is never revisited.  An event allowed
  * counters {0, 3} and three events allowed {0, 1, 2}: the lightest one
  * takes counter 0, and the last of the three is left with nothing,
@@ -58,6 +66,7 @@ struct assign_state {
 	int			placed;
 	int			gp_used;
 	u64			used;		/* counters taken */
+	u64			pinned;		/* events that never move: pairs */
 	s8			counter[X86_PMC_IDX_MAX];	/* event's, or -1 */
 	s8			owner[X86_PMC_IDX_MAX];		/* counter's, or -1 */
 	u8			order[X86_PMC_IDX_MAX];		/* greedy order */
@@ -98,6 +107,40 @@ static void assign_move(struct assign_state *s, int e, int idx)
 		s->gp_used++;
 }
 
+static bool assign_is_pair(const struct assign_state *s, int e)
+{
+	return s->constraints[e]->flags & PERF_X86_EVENT_PAIR;
+}
+
+/*
+ * Each paired event on the lowest even counter it allows whose odd
+ * neighbour is free too.  Return: whether all found one.
+ */
+static bool assign_pairs(struct assign_state *s)
+{
+	int e, idx;
+
+	for (e = 0; e < s->n; e++) {
+		u64 avail;
+
+		if (!assign_is_pair(s, e))
+			continue;
+		avail = assign_mask(s, e) & ASSIGN_GP_MASK & ~s->used &
+			~(s->used >> 1) & (ASSIGN_GP_MASK >> 1);
+		if (!avail || s->gp_used + 2 > s->gpmax)
+			return false;
+		idx = __ffs64(avail);
+		s->counter[e] = idx;
+		s->owner[idx] = e;
+		s->owner[idx + 1] = e;
+		s->used |= BIT_ULL(idx) | BIT_ULL(idx + 1);
+		s->gp_used += 2;
+		s->pinned |= BIT_ULL(e);
+		s->placed++;
+	}
+	return true;
+}
+
 /* Events by increasing weight, stable: an insertion sort, n is small. */
 static void assign_sort(struct assign_state *s)
 {
@@ -120,6 +163,8 @@ static void assign_greedy(struct assign_state *s)
 		int e = s->order[i];
 		u64 avail = assign_mask(s, e) & ~s->used;
 
+		if (s->counter[e] >= 0)
+			continue;
 		if (avail & ~ASSIGN_GP_MASK)
 			avail &= ~ASSIGN_GP_MASK;
 		else if (s->gp_used < s->gpmax)
@@ -183,7 +228,7 @@ static void assign_reach_gp(struct assign_state *s, int *tail, int e, int idx)
 		int v = s->owner[__ffs64(gp)];
 
 		gp &= gp - 1;
-		if (!(s->seen & BIT_ULL(v)))
+		if (!((s->seen | s->pinned) & BIT_ULL(v)))
 			assign_reach(s, tail, v, ASSIGN_VIA_GP);
 	}
 }
@@ -235,7 +280,8 @@ static bool assign_augment(struct assign_state *s)
 
 			v = s->owner[idx];
 			if (v >= 0) {
-				if (!(s->seen & BIT_ULL(v)))
+				if (!(s->seen & BIT_ULL(v)) &&
+				    !(s->pinned & BIT_ULL(v)))
 					assign_reach(s, &tail, v, e);
 				continue;
 			}
@@ -256,7 +302,8 @@ static bool assign_augment(struct assign_state *s)
  * @n: the number of events, at most X86_PMC_IDX_MAX
  * @wmin: the lowest weight among them
  * @wmax: the highest weight among them
- * @gpmax: how many events at most may be on general-purpose counters
+ * @gpmax: how many general-purpose counters at most may be taken (a
+ *	paired event takes two)
  * @assign: per event, the counter it gets; may be NULL to only ask
  *	whether the events fit
  *
@@ -285,9 +332,12 @@ int perf_assign_events(struct event_constraint **constraints, int n,
 	s.placed = 0;
 	s.gp_used = 0;
 	s.used = 0;
+	s.pinned = 0;
 	memset(s.counter, -1, sizeof(s.counter));
 	memset(s.owner, -1, sizeof(s.owner));
 
+	if (!assign_pairs(&s))
+		return n - s.placed;
 	assign_sort(&s);
 	assign_greedy(&s);
 	while (s.placed < n && assign_augment(&s))

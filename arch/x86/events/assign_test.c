@@ -263,6 +263,56 @@ static void assign_gpmax(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, set_run(s, 0), 1);
 }
 
+/*
+ * Paired events (AMD's large-increment ones) take an even counter and
+ * the odd one after it, both against gpmax: on six counters, three
+ * pairs, or two and two others, or one and four; never a seventh
+ * counter's worth, and never an odd counter under a pair.
+ */
+static void assign_pairs(struct kunit *test)
+{
+	static const u64 even = GP(0) | GP(2) | GP(4), any = 0x3f;
+	static const u64 three[] = { even, even, even };
+	static const u64 mixed[] = { any, even, any, even };
+	static const int mixed_want[] = { 4, 0, 5, 2 };
+	static const u64 four[] = { even, even, even, even };
+	static const u64 one_too_many[] = { any, even, any, any, any, any };
+	struct assign_set *s;
+	int i;
+
+	s = set_new(test, three, ARRAY_SIZE(three));
+	for (i = 0; i < s->n; i++)
+		s->c[i].flags = PERF_X86_EVENT_PAIR;
+	KUNIT_EXPECT_EQ(test, set_run(s, 6), 0);
+	KUNIT_EXPECT_EQ(test, s->assign[0], 0);
+	KUNIT_EXPECT_EQ(test, s->assign[1], 2);
+	KUNIT_EXPECT_EQ(test, s->assign[2], 4);
+	/* gpmax counts both halves of a pair. */
+	KUNIT_EXPECT_EQ(test, set_run(s, 5), 1);
+
+	s = set_new(test, mixed, ARRAY_SIZE(mixed));
+	s->c[1].flags = PERF_X86_EVENT_PAIR;
+	s->c[3].flags = PERF_X86_EVENT_PAIR;
+	KUNIT_EXPECT_EQ(test, set_run(s, 6), 0);
+	expect_assign(test, s, mixed_want);
+
+	s = set_new(test, four, ARRAY_SIZE(four));
+	for (i = 0; i < s->n; i++)
+		s->c[i].flags = PERF_X86_EVENT_PAIR;
+	KUNIT_EXPECT_EQ(test, set_run(s, 8), 1);
+	expect_untouched(test, s);
+
+	s = set_new(test, one_too_many, ARRAY_SIZE(one_too_many));
+	s->c[1].flags = PERF_X86_EVENT_PAIR;
+	KUNIT_EXPECT_EQ(test, set_run(s, 8), 1);
+	expect_untouched(test, s);
+	s->n = 5;
+	KUNIT_EXPECT_EQ(test, set_run(s, 8), 0);
+	KUNIT_EXPECT_EQ(test, s->assign[1], 0);
+	for (i = 0; i < s->n; i++)
+		KUNIT_EXPECT_NE_MSG(test, s->assign[i], 1, "event %d", i);
+}
+
 /* Same input, same output; the constraints are only read. */
 static void assign_deterministic(struct kunit *test)
 {
@@ -442,6 +492,7 @@ static struct kunit_case assign_cases[] = {
 	KUNIT_CASE(assign_beyond_greedy),
 	KUNIT_CASE(assign_impossible),
 	KUNIT_CASE(assign_gpmax),
+	KUNIT_CASE(assign_pairs),
 	KUNIT_CASE(assign_deterministic),
 	KUNIT_CASE(assign_all_counters),
 	KUNIT_CASE(assign_random_exhaustive),

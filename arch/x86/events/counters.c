@@ -117,6 +117,14 @@ static inline struct x86c_pmu *x86c_of(struct perf_event *event)
 
 /* ---- counters and events ------------------------------------------ */
 
+/* The counters an event on @idx takes: a paired one, the next too. */
+static u64 x86c_taken(const struct event_constraint *c, int idx)
+{
+	if (c->flags & PERF_X86_EVENT_PAIR)
+		return BIT_ULL(idx) | BIT_ULL(idx + 1);
+	return BIT_ULL(idx);
+}
+
 /* Point @event's register fields at counter @idx. */
 static void x86c_bind(struct x86c_pmu *p, struct perf_event *event, int idx)
 {
@@ -171,6 +179,9 @@ u64 x86c_event_update(struct x86c_pmu *p, struct perf_event *event)
  * Counting events use the max period too: the overflow then only
  * folds the count before the counter could wrap unseen.  The caller
  * refreshes the event's mmap page, whose offset depends on prev_count.
+ * A paired event's count goes on in the next counter (AMD's Merge
+ * event), which gets the load's sign extension: the pair then wraps
+ * when the counter alone would, and so raises the PMI at the period.
  *
  * Return: true when a sample period ended since the last load.
  */
@@ -189,6 +200,9 @@ bool x86c_event_set_period(struct x86c_pmu *p, struct perf_event *event)
 	local64_set(&hwc->prev_count, (u64)-next.load);
 	p->hw->write_msr(hwc->event_base,
 			 x86c_counter_load_value(next.load, p->cntval_mask));
+	if (hwc->flags & PERF_X86_EVENT_PAIR)
+		p->hw->write_msr(hwc->event_base + p->gp_stride,
+				 GENMASK_ULL(63 - p->width, 0));
 	return next.elapsed;
 }
 
@@ -279,7 +293,7 @@ static void x86c_apply(struct x86c_pmu *p, struct x86c_cpu *cpu)
 		x86c_bind(p, event, idx);
 		cpu->owner[idx] = event;
 		cpu->owned |= BIT_ULL(idx);
-		cpu->used_ever |= BIT_ULL(idx);
+		cpu->used_ever |= x86c_taken(cpu->constraint[i], idx);
 		if (!(hwc->state & PERF_HES_ARCH))
 			x86c_start_on(p, cpu, event, PERF_EF_RELOAD);
 	}
@@ -402,29 +416,34 @@ struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config)
 /*
  * The events added since the last placement beside the placed ones,
  * where those are: each in list order takes the lowest free fixed
- * counter it allows, else the lowest free general-purpose one.  Return:
+ * counter it allows, else the lowest free general-purpose one (a paired
+ * event: the lowest free one whose next one is free too).  Return:
  * whether every one found a counter (their cpu->assign[] entries are
  * written either way, and mean nothing until cpu->placed covers them).
  */
 static bool x86c_fit_new(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
-	u64 used = 0, allowed;
-	int gp_used, i, idx;
+	u64 used = 0, allowed, gp;
+	int i, idx;
 
 	for (i = 0; i < cpu->placed; i++)
-		used |= BIT_ULL(cpu->assign[i]);
-	gp_used = hweight64(used & X86C_GP_MASK);
+		used |= x86c_taken(cpu->constraint[i], cpu->assign[i]);
 	for (i = cpu->placed; i < cpu->nr; i++) {
-		allowed = cpu->constraint[i]->idxmsk64 & ~used;
-		if (allowed & ~X86C_GP_MASK) {
+		const struct event_constraint *c = cpu->constraint[i];
+
+		allowed = c->idxmsk64 & ~used;
+		gp = allowed & X86C_GP_MASK;
+		if (c->flags & PERF_X86_EVENT_PAIR)
+			gp &= ~(used >> 1) & (X86C_GP_MASK >> 1);
+		if (allowed & ~X86C_GP_MASK)
 			idx = __ffs64(allowed & ~X86C_GP_MASK);
-		} else if ((allowed & X86C_GP_MASK) && gp_used < p->num_gp) {
-			idx = __ffs64(allowed & X86C_GP_MASK);
-			gp_used++;
-		} else {
+		else if (gp)
+			idx = __ffs64(gp);
+		else
 			return false;
-		}
-		used |= BIT_ULL(idx);
+		used |= x86c_taken(c, idx);
+		if (hweight64(used & X86C_GP_MASK) > p->num_gp)
+			return false;
 		cpu->assign[i] = idx;
 	}
 	return true;
@@ -547,6 +566,7 @@ static int x86c_event_init(struct perf_event *event)
 {
 	struct x86c_pmu *p = x86c_of(event);
 	struct hw_perf_event *hwc = &event->hw;
+	struct event_constraint *c;
 	u64 code;
 	int err;
 
@@ -578,8 +598,11 @@ static int x86c_event_init(struct perf_event *event)
 	if (err)
 		return err;
 	/* An event only counters this part lacks can count could never run. */
-	if (!x86c_constraint(p, hwc->config)->weight)
+	c = x86c_constraint(p, hwc->config);
+	if (!c->weight)
 		return -EINVAL;
+	if (c->flags & PERF_X86_EVENT_PAIR)
+		hwc->flags |= PERF_X86_EVENT_PAIR;
 
 	hwc->idx = -1;
 	if (!is_sampling_event(event)) {

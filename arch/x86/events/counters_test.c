@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit: the x86 core counter framework, the Intel perfmon v2 driver and
- * the AMD driver's HostOnly handling against a model of the hardware.
+ * the AMD driver's HostOnly handling and paired counters against a model
+ * of the hardware.
  *
  * The framework reaches MSRs and RDPMC only through struct x86c_hw_ops,
  * so a register file in memory can stand in for the CPU: four general
@@ -1298,6 +1299,64 @@ static void amd_host_only_per_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake->evtsel[0] | fake->evtsel[2] |
 			      fake->evtsel[3], 0ULL);
 }
+
+/*
+ * AMD family 17h on: a paired event takes an even counter and the odd
+ * one after it.  Placed one at a time, nothing else goes on the odd
+ * one; a second pair does not fit beside a pair and another event on
+ * four counters.  Programmed, the odd counter gets the count's sign
+ * extension and the Merge event while the pair runs, and is cleared
+ * with it.
+ */
+static void amd_paired_counters(struct kunit *test)
+{
+	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0x03;
+	const u64 merge = 0xfULL << 32 | 0xff | EVTSEL_EN;
+	struct event_constraint pair = {
+		.idxmsk64 = 0x5, .weight = 2, .flags = PERF_X86_EVENT_PAIR,
+	};
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_cpu *cpu = ctx->cpu;
+	struct x86c_pmu *p = ctx->p;
+	struct perf_event *event;
+
+	p->vendor = &x86c_amd_vendor;
+	p->version = 0;
+	p->num_fixed = 0;
+	p->nr_fixed_events = 0;
+	p->gp_ctl = M_K7_EVTSEL0;
+	p->gp_ctr = M_K7_PERFCTR0;
+	x86c_init_limits(p);
+	x86c_cpu_reset(p, cpu);
+
+	cpu->constraint[0] = &pair;
+	cpu->nr = 1;
+	KUNIT_ASSERT_EQ(test, x86c_place(p, cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu->assign[0], 0);
+	cpu->constraint[1] = &p->any_gp;
+	cpu->nr = 2;
+	KUNIT_ASSERT_EQ(test, x86c_place(p, cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu->assign[1], 2);
+	cpu->constraint[2] = &pair;
+	cpu->nr = 3;
+	KUNIT_EXPECT_EQ(test, x86c_place(p, cpu), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cpu->placed, 2);
+
+	event = fake_event(test, 0, config, 1000);
+	event->hw.flags |= PERF_X86_EVENT_PAIR;
+	event->hw.config_base = M_K7_EVTSEL0;
+	cpu->owner[0] = event;
+	x86c_event_set_period(p, event);
+	KUNIT_EXPECT_EQ(test, fake->gp[0], FAKE_MASK - 999);
+	KUNIT_EXPECT_EQ(test, fake->gp[1], 0xffffULL);
+	p->vendor->program(p, cpu, 0, config);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[0], config | EVTSEL_EN);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[1], merge);
+	p->vendor->unprogram(p, cpu, 0);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[0], 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[1], 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->evtsel[2] | fake->evtsel[3], 0ULL);
+}
 #endif
 
 static struct kunit_case counters_cases[] = {
@@ -1330,6 +1389,7 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(counters_work_probe),
 #ifdef CONFIG_CPU_SUP_AMD
 	KUNIT_CASE(amd_host_only_per_cpu),
+	KUNIT_CASE(amd_paired_counters),
 #endif
 	{}
 };

@@ -20,12 +20,20 @@
  * by the counter's sign: counters.c has the helpers for both.  The
  * counters are 48 bits wide.
  *
+ * Paired counters: from family 17h on, an event that can count more
+ * than 15 in a cycle (Retired SSE/AVX FLOPs) needs an even counter and
+ * the odd one after it, programmed with the Merge event, which carries
+ * the even one's count on: the assignment gives such an event both
+ * (PERF_X86_EVENT_PAIR in its constraint), this file programs the odd
+ * one, and counters.c loads it.
+ *
  * Host and guest: the event select's HostOnly and GuestOnly bits tell a
  * counter to count in one of them.  With SVM off, HostOnly would stop
  * the counter altogether, so a CPU strips it until KVM turns SVM on
  * there (amd_pmu_enable_virt(), kvm.c).
  */
 
+#include <linux/bitops.h>
 #include <linux/init.h>
 #include <linux/perf_event.h>
 
@@ -37,6 +45,17 @@
 #include "../counters.h"
 
 #define AMD_WIDTH	48
+
+/* The Merge event, on the odd counter of a pair. */
+#define AMD_MERGE_CONTROL	(0xfULL << 32 | 0xff | ARCH_PERFMON_EVENTSEL_ENABLE)
+#define AMD_EVEN_COUNTERS	0x5555555555555555ULL
+
+/* Family 17h on: the events that take a pair (filled in at probe). */
+static struct event_constraint amd_pair_table[] = {
+	{ .code = 0x03, .cmask = AMD64_EVENTSEL_EVENT,
+	  .flags = PERF_X86_EVENT_PAIR },	/* Retired SSE/AVX FLOPs */
+	X86C_CONSTRAINT_END
+};
 
 /* Core generations whose generic event codes differ. */
 enum amd_generation {
@@ -129,13 +148,24 @@ static enum amd_generation amd_generation(void)
 	return AMD_PRE_ZEN;
 }
 
+static bool amd_paired(struct x86c_cpu *cpu, int idx)
+{
+	return cpu->owner[idx] &&
+	       (cpu->owner[idx]->hw.flags & PERF_X86_EVENT_PAIR);
+}
+
 /*
  * Without PerfMonV2, a counter started while the counters are disabled
- * is written by the enable that follows (x86c_program_each()).
+ * is written by the enable that follows (x86c_program_each()).  The
+ * odd counter of a pair merges at once: it only counts what the even
+ * one carries, so it needs no switching on and off of its own.
  */
 static void amd_program(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx,
 			u64 config)
 {
+	if (amd_paired(cpu, idx))
+		p->hw->write_msr(p->gp_ctl + (idx + 1) * p->gp_stride,
+				 AMD_MERGE_CONTROL);
 	if (cpu->disabled && !p->vendor->global_ctrl)
 		return;
 	p->hw->write_msr(p->gp_ctl + idx * p->gp_stride,
@@ -145,6 +175,8 @@ static void amd_program(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx,
 static void amd_unprogram(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
 {
 	p->hw->write_msr(p->gp_ctl + idx * p->gp_stride, 0);
+	if (amd_paired(cpu, idx))
+		p->hw->write_msr(p->gp_ctl + (idx + 1) * p->gp_stride, 0);
 }
 
 static void amd_no_ack(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask)
@@ -268,5 +300,13 @@ int x86c_amd_probe(struct x86c_pmu *p)
 	p->cache_events = boot_cpu_data.x86 >= 0x17 ? amd_cache_events_zen :
 						      amd_cache_events_pre_zen;
 	p->cache_refused = AMD_CACHE_REFUSED;
+	if (boot_cpu_data.x86 >= 0x17 && p->num_gp >= 2) {
+		/* The even counters that have an odd one after them. */
+		u64 even = GENMASK_ULL(p->num_gp - 2, 0) & AMD_EVEN_COUNTERS;
+
+		amd_pair_table[0].idxmsk64 = even;
+		amd_pair_table[0].weight = hweight64(even);
+		p->table = amd_pair_table;
+	}
 	return 0;
 }
