@@ -142,7 +142,9 @@ x86_64)
 	# perfmon v2: 4 general and 3 fixed counters), intel-kvm (the same
 	# as a KVM guest's vPMU sees it: DEBUGCTL refuses the freeze bits,
 	# no SMM freeze in PERF_CAPABILITIES), intel-v5 (perfmon v5, whose
-	# fixed counters 0 and 2 are there but not 1), amd (Zen core
+	# fixed counters 0 and 2 are there but not 1), intel-skl (the
+	# intel model as a Skylake, family 6 model 5EH: stock's model
+	# tables, with the off-core response registers), amd (Zen core
 	# counters, 6)
 	# or amd-v2 (the same with PerfMonV2's global control and status,
 	# CPUID 0x80000022) boots with it; none without a PMU.  Run mode
@@ -154,6 +156,9 @@ x86_64)
 	intel-v5)
 		qemu+=(-cpu max,vendor=GenuineIntel,pmu-version=5,pmu-fixed-mask=0x5
 		       -icount $icount) ;;
+	intel-skl)
+		qemu+=(-cpu max,vendor=GenuineIntel,family=6,model=94,stepping=3,pmu-offcore=on
+		       -icount $icount) ;;
 	amd|amd-v2)	# EPYC without the features TCG lacks (each would warn)
 		amd_cpu=EPYC,pmu=on,-rdseed,-sha-ni,-xsavec,-3dnowprefetch,-misalignsse,-osvw,-topoext,-fxsr-opt,-nrip-save
 		[ "$PMU_MODEL" = amd-v2 ] &&
@@ -163,7 +168,7 @@ x86_64)
 		qemu+=(-cpu max,pmu=off)
 		[ "$mode" = bench ] || [ "$mode" = script ] &&
 			qemu+=(-icount $icount) ;;
-	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, amd, amd-v2 or none, not '$PMU_MODEL'" ;;
+	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, intel-skl, amd, amd-v2 or none, not '$PMU_MODEL'" ;;
 	esac ;;
 arm64)
 	# -icount: QEMU only offers INST_RETIRED with it, and it makes

@@ -67,6 +67,9 @@ if [ "$ARCH" = x86_64 ]; then
 	[ -n "$hw_tests" ] &&
 		boots+=("$intel$hw_tests" "intel-kvm$hw_tests"
 			"intel-v5$hw_tests" "amd$hw_tests" "amd-v2$hw_tests")
+	# The Skylake model differs from intel by stock's model tables
+	# (cache events, off-core response, constraints): the x86 cases.
+	wanted hwcount_x86 && boots+=("intel-skl hwcount_x86")
 	wanted hardlockup && boots+=("intel hardlockup")
 	# Without TESTS the first boot runs the suite's list, which
 	# leaves hardlockup out; with TESTS it must not run there.
