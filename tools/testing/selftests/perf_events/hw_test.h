@@ -299,17 +299,29 @@ static inline void attr_hw(struct perf_event_attr *attr, __u32 type,
 	attr->disabled = 1;
 }
 
-/* User-only (exclude_kernel, exclude_hv) counting event on this thread. */
-static inline int open_hw_user(__u32 type, __u64 config, int disabled,
-			       int group_fd)
+/*
+ * User-only (exclude_kernel, exclude_hv) counting event on this thread,
+ * with config1 (an extra register's selection, on x86).
+ */
+static inline int open_hw_user_config1(__u32 type, __u64 config,
+				       __u64 config1, int disabled,
+				       int group_fd)
 {
 	struct perf_event_attr attr;
 
 	attr_hw(&attr, type, config);
+	attr.config1 = config1;
 	attr.disabled = disabled;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
+}
+
+/* The same without config1. */
+static inline int open_hw_user(__u32 type, __u64 config, int disabled,
+			       int group_fd)
+{
+	return open_hw_user_config1(type, config, 0, disabled, group_fd);
 }
 
 /*

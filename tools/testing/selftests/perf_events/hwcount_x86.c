@@ -905,6 +905,7 @@ TEST(x86_precise_needs_pebs_or_ibs)
 struct cache_code {
 	__u32 id;
 	__u64 code;
+	__u64 config1;	/* Intel: the off-core response selection */
 };
 
 /* Stock 6.12's AMD tables: families 10h-16h, and 17h on. */
@@ -945,17 +946,67 @@ static const struct cache_code amd_zen_cache[] = {
 	{ 0, 0 }
 };
 
-/* Operations a cache does not have (EINVAL, not ENOENT), on AMD. */
-static int amd_cache_refused(int cache, int op)
+/*
+ * Stock 6.12's Skylake table (family 6 models 4e, 5e, 55, 8e, 9e, a5,
+ * a6).  The last level and the node are counted by the off-core response
+ * event, 0x01b7, with the response selected in MSR_OFFCORE_RSP_0: demand
+ * reads (bit 0) or RFOs (bit 1); any response (16) and any snoop (30-37)
+ * for an access, a miss of L3 (26-29) or no supplier (17) for a miss;
+ * local DRAM (26) or a remote one (27-29) with the DRAM snoops (30-36)
+ * at the node.
+ */
+static const struct cache_code skl_cache[] = {
+	{ CACHE(L1D, READ, ACCESS), 0x81d0 },	/* MEM_INST_RETIRED.ALL_LOADS */
+	{ CACHE(L1D, READ, MISS), 0x0151 },	/* L1D.REPLACEMENT */
+	{ CACHE(L1D, WRITE, ACCESS), 0x82d0 },	/* MEM_INST_RETIRED.ALL_STORES */
+	{ CACHE(L1I, READ, MISS), 0x0283 },	/* ICACHE_64B.MISS */
+	{ CACHE(LL, READ, ACCESS), 0x01b7, 0x3fc0010001 },
+	{ CACHE(LL, READ, MISS), 0x01b7, 0x3ffc020001 },
+	{ CACHE(LL, WRITE, ACCESS), 0x01b7, 0x3fc0010002 },
+	{ CACHE(LL, WRITE, MISS), 0x01b7, 0x3ffc020002 },
+	{ CACHE(DTLB, READ, ACCESS), 0x81d0 },
+	{ CACHE(DTLB, READ, MISS), 0x0e08 },	/* DTLB_LOAD_MISSES.WALK_COMPLETED */
+	{ CACHE(DTLB, WRITE, ACCESS), 0x82d0 },
+	{ CACHE(DTLB, WRITE, MISS), 0x0e49 },	/* DTLB_STORE_MISSES.WALK_COMPLETED */
+	{ CACHE(ITLB, READ, ACCESS), 0x2085 },	/* ITLB_MISSES.STLB_HIT */
+	{ CACHE(ITLB, READ, MISS), 0x0e85 },	/* ITLB_MISSES.WALK_COMPLETED */
+	{ CACHE(BPU, READ, ACCESS), 0x00c4 },	/* BR_INST_RETIRED.ALL_BRANCHES */
+	{ CACHE(BPU, READ, MISS), 0x00c5 },	/* BR_MISP_RETIRED.ALL_BRANCHES */
+	{ CACHE(NODE, READ, ACCESS), 0x01b7, 0x1fc4000001 },
+	{ CACHE(NODE, READ, MISS), 0x01b7, 0x1ff8000001 },
+	{ CACHE(NODE, WRITE, ACCESS), 0x01b7, 0x1fc4000002 },
+	{ CACHE(NODE, WRITE, MISS), 0x01b7, 0x1ff8000002 },
+	{ 0, 0 }
+};
+
+static const unsigned int skl_models[] = {
+	0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6, 0
+};
+
+/*
+ * Operations a cache does not have (EINVAL, not ENOENT): writes to the
+ * instruction side and the branch predictor, prefetches into the ITLB
+ * and the predictor; on AMD also the node's writes and prefetches.
+ */
+static int cache_refused(int amd, int cache, int op)
 {
 	switch (cache) {
 	case PERF_COUNT_HW_CACHE_L1I:
 		return op == PERF_COUNT_HW_CACHE_OP_WRITE;
+	case PERF_COUNT_HW_CACHE_NODE:
+		return amd && op != PERF_COUNT_HW_CACHE_OP_READ;
 	case PERF_COUNT_HW_CACHE_ITLB:
 	case PERF_COUNT_HW_CACHE_BPU:
-	case PERF_COUNT_HW_CACHE_NODE:
 		return op != PERF_COUNT_HW_CACHE_OP_READ;
 	}
+	return 0;
+}
+
+static int model_in(const unsigned int *models, unsigned int model)
+{
+	for (; *models; models++)
+		if (*models == model)
+			return 1;
 	return 0;
 }
 
@@ -968,6 +1019,13 @@ static const struct cache_code *cache_find(const struct cache_code *t,
 	return NULL;
 }
 
+/* A user-only raw event in @group_fd's group, enabled with it. */
+static int open_raw_beside(__u64 config, __u64 config1, int group_fd)
+{
+	return open_hw_user_config1(PERF_TYPE_RAW, config, config1, 0,
+				    group_fd);
+}
+
 #endif
 
 /*
@@ -975,9 +1033,11 @@ static const struct cache_code *cache_find(const struct cache_code *t,
  * branch-loads and the like).  Each cache, operation and result is an
  * event of the CPU's table, an operation the cache does not have
  * (EINVAL), or absent (ENOENT); out of range is EINVAL.  Stock has tables
- * per family: AMD's before and from family 17h on, and none for an Intel
- * CPU outside family 6, which gets the architectural events alone (our
- * Intel models).  An event of the table counts as its raw code does.
+ * per family: AMD's before and from family 17h on, Intel's per family 6
+ * model (Skylake's here: the intel-skl model), and none for an Intel CPU
+ * outside family 6, which gets the architectural events alone (our other
+ * Intel models).  An event of the table counts as its raw code does,
+ * with its off-core response selection where it has one.
  */
 TEST(x86_generic_cache_events)
 {
@@ -996,10 +1056,13 @@ TEST(x86_generic_cache_events)
 	X86_REQUIRE();
 	x86_family_model(&family, &model);
 	amd = pmu->raw_cycles != 0x003c;
-	if (!amd && family == 6)
-		SKIP(return, "Intel family 6: stock's model-specific tables");
 	if (amd)
 		table = family >= 0x17 ? amd_zen_cache : amd_pre_zen_cache;
+	else if (family == 6 && model_in(skl_models, model))
+		table = skl_cache;
+	else if (family == 6)
+		SKIP(return, "Intel family 6 model %#x: stock's table not pinned",
+		     model);
 
 	for (n = 0; n < PERF_COUNT_HW_CACHE_MAX * PERF_COUNT_HW_CACHE_OP_MAX *
 			PERF_COUNT_HW_CACHE_RESULT_MAX; n++) {
@@ -1013,7 +1076,8 @@ TEST(x86_generic_cache_events)
 
 		e = cache_find(table, id);
 		if (!e)
-			want = amd && amd_cache_refused(cache, op) ? EINVAL : ENOENT;
+			want = table && cache_refused(amd, cache, op) ?
+			       EINVAL : ENOENT;
 		fd = open_hw_user(PERF_TYPE_HW_CACHE, id, 1, -1);
 		if (want) {
 			EXPECT_EQ(-1, fd)
@@ -1031,7 +1095,7 @@ TEST(x86_generic_cache_events)
 			TH_LOG("cache %d op %d result %d: %s", cache, op,
 			       result, strerror(errno));
 		/* Beside its raw code, it counts the same loop alike. */
-		raw = open_hw_user(PERF_TYPE_RAW, e->code, 0, fd);
+		raw = open_raw_beside(e->code, e->config1, fd);
 		ASSERT_GE(raw, 0)
 			TH_LOG("raw %#llx: %s", (unsigned long long)e->code,
 			       strerror(errno));
@@ -1134,6 +1198,61 @@ TEST(x86_amd_paired_counters)
 		while (nfd--)
 			close(fd[nfd]);
 	}
+#else
+	SKIP(return, "x86-only case");
+#endif
+}
+
+/*
+ * Skylake's off-core response events (0x01b7 and 0x01bb) take their
+ * response selection from config1 into MSR_OFFCORE_RSP_0 or _1, one
+ * value per register: events that select the same response share one,
+ * a second selection takes the other register (the event then counts as
+ * 0x01bb), and a third does not fit beside them, so the group member
+ * that asks for it is refused with EINVAL.  Selection bits the register
+ * does not have (12-14, 38 up) are EINVAL too.
+ */
+TEST(x86_offcore_response)
+{
+#if defined(__x86_64__)
+	static const __u64 sel[] = { 0x3fc0010001, 0x3ffc020001, 0x1fc4000001 };
+	unsigned int family, model;
+	int fd[4], i;
+	__u64 v;
+
+	X86_REQUIRE();
+	x86_family_model(&family, &model);
+	if (pmu->raw_cycles != 0x003c || family != 6 ||
+	    !model_in(skl_models, model))
+		SKIP(return, "off-core response as Skylake has it");
+
+	fd[0] = open_raw_beside(0x01b7, 1ULL << 12, -1);
+	EXPECT_EQ(-1, fd[0]);
+	EXPECT_EQ(EINVAL, errno);
+	fd[0] = open_raw_beside(0x01b7, 1ULL << 38, -1);
+	EXPECT_EQ(-1, fd[0]);
+	EXPECT_EQ(EINVAL, errno);
+
+	fd[0] = open_raw_beside(0x01b7, sel[0], -1);
+	ASSERT_GE(fd[0], 0) TH_LOG("%s", strerror(errno));
+	fd[1] = open_raw_beside(0x01b7, sel[1], fd[0]);
+	ASSERT_GE(fd[1], 0) TH_LOG("second selection: %s", strerror(errno));
+	fd[2] = open_raw_beside(0x01bb, sel[2], fd[0]);
+	EXPECT_EQ(-1, fd[2]) TH_LOG("a third selection fitted");
+	EXPECT_EQ(EINVAL, errno);
+	if (fd[2] >= 0)
+		close(fd[2]);
+	fd[2] = open_raw_beside(0x01bb, sel[0], fd[0]);
+	ASSERT_GE(fd[2], 0) TH_LOG("the first selection again: %s",
+				   strerror(errno));
+	fd[3] = open_raw_beside(0x00c0, 0, fd[0]);
+	ASSERT_GE(fd[3], 0) TH_LOG("instructions: %s", strerror(errno));
+	/* The group runs, beside the instructions it does not disturb. */
+	hwc_loop(1000);
+	ASSERT_EQ(0, read_count(fd[3], &v));
+	EXPECT_GE(v, LOOP_K * 1000);
+	for (i = 0; i < 4; i++)
+		close(fd[i]);
 #else
 	SKIP(return, "x86-only case");
 #endif
