@@ -9,6 +9,8 @@
  *		and CPU bring-up.  Vendor neutral.
  *   counters.h	the types shared by the framework and the drivers.
  *   assign.c	which event gets which counter, perf_assign_events().
+ *   extra.c	extra registers: MSRs some events take a selection from
+ *		(Intel's off-core response), one value per CPU.
  *   period.c	counter arithmetic: deltas, periods, load values.
  *   pmi.c	the overflow interrupt, an NMI.
  *   rdpmc.c	user-space reads: the mmap page's index, CR4.PCE per mm,
@@ -225,6 +227,8 @@ static void x86c_start_on(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	}
 	hwc->state = 0;
 	cpu->running |= BIT_ULL(idx);
+	if (hwc->extra_reg.reg)
+		p->hw->write_msr(hwc->extra_reg.reg, hwc->extra_reg.config);
 	p->vendor->program(p, cpu, idx, x86c_control(cpu, hwc));
 	perf_event_update_userpage(event);
 }
@@ -480,9 +484,10 @@ int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu)
  * A generic cache event: the cache, the operation and the result in the
  * config's low three bytes.  Out of range, or an operation the cache
  * does not have, is an invalid config; one this CPU has no event for is
- * absent.
+ * absent.  *@config1 gets the event's extra register selection.
  */
-static int x86c_cache_code(struct x86c_pmu *p, u64 config, u64 *code)
+static int x86c_cache_code(struct x86c_pmu *p, u64 config, u64 *code,
+			   u64 *config1)
 {
 	unsigned int cache = config & 0xff;
 	unsigned int op = (config >> 8) & 0xff;
@@ -498,17 +503,20 @@ static int x86c_cache_code(struct x86c_pmu *p, u64 config, u64 *code)
 	for (e = p->cache_events; e && e->code; e++) {
 		if (e->id == (config & 0xffffff)) {
 			*code = e->code;
+			*config1 = e->config1;
 			return 0;
 		}
 	}
 	return -ENOENT;
 }
 
+/* The event code, and the selection of an extra register it may need. */
 static int x86c_event_code(struct x86c_pmu *p, struct perf_event *event,
-			   u64 *code)
+			   u64 *code, u64 *config1)
 {
 	u64 config = event->attr.config;
 
+	*config1 = event->attr.config1;
 	switch (event->attr.type) {
 	case PERF_TYPE_HARDWARE:
 		config &= PERF_HW_EVENT_MASK;
@@ -518,7 +526,7 @@ static int x86c_event_code(struct x86c_pmu *p, struct perf_event *event,
 							PERF_COUNT_HW_MAX)];
 		return *code ? 0 : -ENOENT;
 	case PERF_TYPE_HW_CACHE:
-		return x86c_cache_code(p, config, code);
+		return x86c_cache_code(p, config, code, config1);
 	default:
 		*code = config & p->raw_mask;
 		return 0;
@@ -534,6 +542,7 @@ static int x86c_validate_group(struct x86c_pmu *p, struct perf_event *event)
 {
 	struct event_constraint *c[X86C_MAX_EVENTS + 1];
 	struct perf_event *leader = event->group_leader, *sibling;
+	struct x86c_extra_state extra = {};
 	int max = p->num_gp + p->num_fixed;
 	int n = 0;
 
@@ -544,18 +553,20 @@ static int x86c_validate_group(struct x86c_pmu *p, struct perf_event *event)
 	 */
 	if (leader == event)
 		return 0;
-	if (leader->pmu == event->pmu)
+	if (leader->pmu == event->pmu) {
+		x86c_extra_get(p, &extra, leader, false);
 		c[n++] = x86c_constraint(p, leader->hw.config);
+	}
 	for_each_sibling_event(sibling, leader) {
 		if (sibling->pmu != event->pmu ||
 		    sibling->state <= PERF_EVENT_STATE_OFF)
 			continue;
-		if (n >= max)
+		if (n >= max || x86c_extra_get(p, &extra, sibling, false))
 			return -EINVAL;
 		c[n++] = x86c_constraint(p, sibling->hw.config);
 	}
 	if (event != leader) {
-		if (n >= max)
+		if (n >= max || x86c_extra_get(p, &extra, event, false))
 			return -EINVAL;
 		c[n++] = x86c_constraint(p, event->hw.config);
 	}
@@ -567,7 +578,7 @@ static int x86c_event_init(struct perf_event *event)
 	struct x86c_pmu *p = x86c_of(event);
 	struct hw_perf_event *hwc = &event->hw;
 	struct event_constraint *c;
-	u64 code;
+	u64 code, config1;
 	int err;
 
 	switch (event->attr.type) {
@@ -586,7 +597,7 @@ static int x86c_event_init(struct perf_event *event)
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
 
-	err = x86c_event_code(p, event, &code);
+	err = x86c_event_code(p, event, &code, &config1);
 	if (err)
 		return err;
 	hwc->config = ARCH_PERFMON_EVENTSEL_INT | code;
@@ -603,6 +614,9 @@ static int x86c_event_init(struct perf_event *event)
 		return -EINVAL;
 	if (c->flags & PERF_X86_EVENT_PAIR)
 		hwc->flags |= PERF_X86_EVENT_PAIR;
+	err = x86c_extra_config(p, event, config1);
+	if (err)
+		return err;
 
 	hwc->idx = -1;
 	if (!is_sampling_event(event)) {
@@ -625,6 +639,9 @@ static int x86c_add(struct perf_event *event, int flags)
 
 	if (n >= X86C_MAX_EVENTS)
 		return -EINVAL;
+	/* First its extra register: taking the other one changes its code. */
+	if (x86c_extra_get(p, &cpu->extra, event, true))
+		return -EINVAL;
 	cpu->events[n] = event;
 	cpu->constraint[n] = x86c_constraint(p, hwc->config);
 	cpu->nr = n + 1;
@@ -636,6 +653,7 @@ static int x86c_add(struct perf_event *event, int flags)
 		return 0;
 	if (x86c_place(p, cpu)) {
 		cpu->nr = n;
+		x86c_extra_put(&cpu->extra, event);
 		return -EINVAL;
 	}
 	x86c_apply_soon(p, cpu);
@@ -656,6 +674,7 @@ static void x86c_del(struct perf_event *event, int flags)
 		return;
 
 	x86c_stop(p, cpu, event, PERF_EF_UPDATE);
+	x86c_extra_put(&cpu->extra, event);
 	if (idx >= 0 && cpu->owner[idx] == event) {
 		cpu->owner[idx] = NULL;
 		cpu->owned &= ~BIT_ULL(idx);
@@ -772,7 +791,8 @@ static void x86c_cancel_txn(struct pmu *pmu)
 	if (!cpu->txn)
 		return;
 	/* The events the transaction added and del() has not taken. */
-	cpu->nr = cpu->placed;
+	while (cpu->nr > cpu->placed)
+		x86c_extra_put(&cpu->extra, cpu->events[--cpu->nr]);
 	cpu->txn = false;
 	perf_pmu_enable(pmu);
 }

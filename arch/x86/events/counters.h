@@ -22,6 +22,7 @@
 #define X86C_MAX_GP		8	/* general-purpose counters we drive */
 #define X86C_MAX_FIXED		4	/* fixed counters we drive */
 #define X86C_MAX_EVENTS		(X86C_MAX_GP + X86C_MAX_FIXED)
+#define X86C_MAX_EXTRA		4	/* extra registers of a family */
 
 static inline bool x86c_is_fixed(int idx)
 {
@@ -113,6 +114,31 @@ struct x86c_vendor {
 };
 
 /**
+ * struct x86c_extra_reg - an MSR some events take a selection from
+ * @code: the event select and unit mask of those events
+ * @msr: the register, loaded with the event's selection (config1)
+ * @valid: the bits of a selection the register has; others are -EINVAL
+ * @alt: the entry whose register such an event may take instead, with
+ *	that entry's code, while this one holds another value; -1 for none
+ */
+struct x86c_extra_reg {
+	u64	code;
+	u32	msr;
+	u64	valid;
+	int	alt;
+};
+
+/**
+ * struct x86c_extra_state - who holds the extra registers (extra.c)
+ * @value: the selection each holds
+ * @users: events with it, 0 when free
+ */
+struct x86c_extra_state {
+	u64	value[X86C_MAX_EXTRA];
+	u8	users[X86C_MAX_EXTRA];
+};
+
+/**
  * struct x86c_cpu - one CPU's counters
  * @disabled: between pmu_disable and pmu_enable: nothing counts
  * @moved: some event's counter in @assign is not yet programmed: the
@@ -136,6 +162,7 @@ struct x86c_vendor {
  * @virt_mask: control bits stripped before programming on this CPU:
  *	&x86c_pmu.virt_mask while virtualization is off here, 0 while KVM
  *	has it on (x86c_set_virt_mask())
+ * @extra: the extra registers the events in @events hold
  *
  * Only its CPU touches it, with interrupts off (the PMI included).
  */
@@ -156,16 +183,19 @@ struct x86c_cpu {
 	unsigned long		nmi_window_end;
 	struct perf_guest_switch_msr guest_msr;
 	u64			virt_mask;
+	struct x86c_extra_state	extra;
 };
 
 /**
  * struct x86c_cache_event - what counts one generic cache event
  * @id: cache | operation << 8 | result << 16, as attr.config has them
  * @code: the event select and unit mask that count it
+ * @config1: the selection of its extra register, if its code has one
  */
 struct x86c_cache_event {
 	u32	id;
 	u64	code;
+	u64	config1;
 };
 
 /* Pasted here, not passed on: READ and WRITE are macros of their own. */
@@ -174,6 +204,15 @@ struct x86c_cache_event {
 	      PERF_COUNT_HW_CACHE_OP_##op << 8 |			\
 	      PERF_COUNT_HW_CACHE_RESULT_##result << 16,		\
 	.code = (c),							\
+}
+
+/* One counted through an extra register, with selection @x. */
+#define X86C_CACHE_EXTRA(cache, op, result, c, x) {			\
+	.id = PERF_COUNT_HW_CACHE_##cache |				\
+	      PERF_COUNT_HW_CACHE_OP_##op << 8 |			\
+	      PERF_COUNT_HW_CACHE_RESULT_##result << 16,		\
+	.code = (c),							\
+	.config1 = (x),							\
 }
 
 #define X86C_CACHE_END	{ .code = 0 }
@@ -208,6 +247,9 @@ struct x86c_cache_event {
  * @cache_refused: (cache, operation) pairs that do not exist, such as a
  *	write to the instruction cache, bit cache * OP_MAX + operation:
  *	those configs are invalid, not merely absent
+ * @extra_regs: the extra registers (extra.c), or NULL
+ * @nr_extra: how many
+ * @extra_absent: those the CPU lacks, bit per entry
  * @table: family constraints, ended by one with no cmask, or NULL
  * @fixed: constraints of the events a fixed counter can take
  * @nr_fixed_events: how many of @fixed
@@ -247,6 +289,9 @@ struct x86c_pmu {
 	int				events_mask_len;
 	const struct x86c_cache_event	*cache_events;
 	u32				cache_refused;
+	const struct x86c_extra_reg	*extra_regs;
+	int				nr_extra;
+	u8				extra_absent;
 	struct event_constraint		*table;
 	struct event_constraint		fixed[X86C_MAX_FIXED];
 	int				nr_fixed_events;
@@ -288,6 +333,11 @@ struct x86c_pmu {
  * @models: family 6 model numbers, ended by 0
  * @event_map: PERF_COUNT_HW_* codes; 0 keeps the architectural one
  * @constraints: counter constraints, ended by X86C_CONSTRAINT_END
+ * @cache_events: the generic cache events, ended by X86C_CACHE_END, or
+ *	NULL for none
+ * @cache_refused: the (cache, operation) pairs that do not exist
+ * @extra_regs: the extra registers, or NULL
+ * @nr_extra: how many
  *
  * One table per family in intel/families.c; a CPU of no family there
  * gets the architectural events alone, as CPUID 0AH describes them.
@@ -297,6 +347,10 @@ struct x86c_intel_family {
 	const u8			*models;
 	u64				event_map[PERF_COUNT_HW_MAX];
 	struct event_constraint		*constraints;
+	const struct x86c_cache_event	*cache_events;
+	u32				cache_refused;
+	const struct x86c_extra_reg	*extra_regs;
+	int				nr_extra;
 };
 
 extern const struct x86c_intel_family x86c_intel_families[];
@@ -319,6 +373,15 @@ void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_reset_running(struct x86c_pmu *p, struct x86c_cpu *cpu);
 int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu);
 bool x86c_counters_work(struct x86c_pmu *p);
+
+/* extra.c: registers some events take a selection from */
+int x86c_extra_config(struct x86c_pmu *p, struct perf_event *event,
+		      u64 config1);
+int x86c_extra_get(struct x86c_pmu *p, struct x86c_extra_state *st,
+		   struct perf_event *event, bool commit);
+void x86c_extra_put(struct x86c_extra_state *st, struct perf_event *event);
+void x86c_extra_probe(struct x86c_pmu *p, const struct x86c_extra_reg *regs,
+		      int nr);
 
 /* period.c: counter arithmetic, no state */
 u64 x86c_counter_delta(u64 prev, u64 now, int width);

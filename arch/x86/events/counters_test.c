@@ -1243,6 +1243,81 @@ static void counters_work_probe(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, x86c_counters_work(p));
 }
 
+/* ---- extra registers ----------------------------------------------- */
+
+/*
+ * Two off-core response registers, each event code's own first, the
+ * other when its own holds another selection: events agree per
+ * register, a third selection does not fit, an event that moves to the
+ * other register takes its code, and a put frees the register for
+ * another selection.  Asking (commit false) changes no event.
+ */
+static void extra_regs_shared(struct kunit *test)
+{
+	static const struct x86c_extra_reg regs[] = {
+		{ .code = 0x01b7, .msr = 0x1a6, .valid = 0xff, .alt = 1 },
+		{ .code = 0x01bb, .msr = 0x1a7, .valid = 0xff, .alt = 0 },
+	};
+	const u64 base = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT;
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_extra_state st = {}, ask = {};
+	struct x86c_pmu *p = ctx->p;
+	struct perf_event *e[5];
+	int i;
+
+	p->extra_regs = regs;
+	p->nr_extra = ARRAY_SIZE(regs);
+	p->extra_absent = 0;
+	for (i = 0; i < ARRAY_SIZE(e); i++)
+		e[i] = fake_event(test, i, base | (i == 3 ? 0x01bb : 0x01b7), 0);
+
+	/* A selection the register does not have; a register not there. */
+	KUNIT_EXPECT_EQ(test, x86c_extra_config(p, e[0], 0x100), -EINVAL);
+	p->extra_absent = BIT(0);
+	KUNIT_EXPECT_EQ(test, x86c_extra_config(p, e[0], 0x1), -ENXIO);
+	p->extra_absent = 0;
+	/* Another code needs none, whatever config1 says. */
+	e[4]->hw.config = base | 0x00c0;
+	KUNIT_EXPECT_EQ(test, x86c_extra_config(p, e[4], 0x100), 0);
+	KUNIT_EXPECT_EQ(test, e[4]->hw.extra_reg.reg, 0U);
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &st, e[4], true), 0);
+
+	KUNIT_ASSERT_EQ(test, x86c_extra_config(p, e[0], 0x1), 0);
+	KUNIT_ASSERT_EQ(test, x86c_extra_config(p, e[1], 0x2), 0);
+	KUNIT_ASSERT_EQ(test, x86c_extra_config(p, e[2], 0x3), 0);
+	KUNIT_ASSERT_EQ(test, x86c_extra_config(p, e[3], 0x1), 0);
+	KUNIT_EXPECT_EQ(test, e[0]->hw.extra_reg.reg, 0x1a6U);
+	KUNIT_EXPECT_EQ(test, e[3]->hw.extra_reg.reg, 0x1a7U);
+
+	/* Asking: a third selection does not fit; nobody changed. */
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &ask, e[0], false), 0);
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &ask, e[1], false), 0);
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &ask, e[2], false), -EBUSY);
+	KUNIT_EXPECT_EQ(test, e[1]->hw.config & 0xffff, 0x01b7ULL);
+	KUNIT_EXPECT_EQ(test, e[1]->hw.extra_reg.alloc, 0);
+
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &st, e[0], true), 0);
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &st, e[1], true), 0);
+	KUNIT_EXPECT_EQ(test, e[1]->hw.config, base | 0x01bb);
+	KUNIT_EXPECT_EQ(test, e[1]->hw.extra_reg.reg, 0x1a7U);
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &st, e[2], true), -EBUSY);
+	KUNIT_EXPECT_EQ(test, e[2]->hw.config, base | 0x01b7);
+	/* 0x01bb with the first selection joins the first register. */
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &st, e[3], true), 0);
+	KUNIT_EXPECT_EQ(test, e[3]->hw.config, base | 0x01b7);
+	KUNIT_EXPECT_EQ(test, st.users[0], 2);
+	KUNIT_EXPECT_EQ(test, st.users[1], 1);
+
+	/* Both users of the first gone: the third selection takes it. */
+	x86c_extra_put(&st, e[0]);
+	x86c_extra_put(&st, e[3]);
+	x86c_extra_put(&st, e[3]);
+	KUNIT_EXPECT_EQ(test, st.users[0], 0);
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &st, e[2], true), 0);
+	KUNIT_EXPECT_EQ(test, st.value[0], 0x3ULL);
+	KUNIT_EXPECT_EQ(test, e[2]->hw.extra_reg.reg, 0x1a6U);
+}
+
 /* ---- AMD: HostOnly while SVM is off -------------------------------- */
 
 #ifdef CONFIG_CPU_SUP_AMD
@@ -1387,6 +1462,7 @@ static struct kunit_case counters_cases[] = {
 #endif
 	KUNIT_CASE(pmi_path_not_probed),
 	KUNIT_CASE(counters_work_probe),
+	KUNIT_CASE(extra_regs_shared),
 #ifdef CONFIG_CPU_SUP_AMD
 	KUNIT_CASE(amd_host_only_per_cpu),
 	KUNIT_CASE(amd_paired_counters),

@@ -21,9 +21,10 @@
 
 /* ---- format/ -------------------------------------------------------- */
 
-/* A field of attr.config, as "config:<bits>". */
+/* A field of attr.config or .config1, as "config:<bits>". */
 struct x86c_format_attr {
 	struct device_attribute	attr;
+	const char		*word;
 	const char		*bits;
 };
 
@@ -33,14 +34,18 @@ static ssize_t x86c_format_show(struct device *dev,
 	struct x86c_format_attr *f =
 		container_of(attr, struct x86c_format_attr, attr);
 
-	return sysfs_emit(page, "config:%s\n", f->bits);
+	return sysfs_emit(page, "%s:%s\n", f->word, f->bits);
+}
+
+#define X86C_FORMAT_IN(var, field, config_word, config_bits)		\
+static struct x86c_format_attr x86c_format_##var = {			\
+	.attr	= __ATTR(field, 0444, x86c_format_show, NULL),		\
+	.word	= config_word,						\
+	.bits	= config_bits,						\
 }
 
 #define X86C_FORMAT(var, field, config_bits)				\
-static struct x86c_format_attr x86c_format_##var = {			\
-	.attr	= __ATTR(field, 0444, x86c_format_show, NULL),		\
-	.bits	= config_bits,						\
-}
+	X86C_FORMAT_IN(var, field, "config", config_bits)
 
 X86C_FORMAT(event, event, "0-7");
 X86C_FORMAT(amd_event, event, "0-7,32-35");	/* 4 more select bits */
@@ -50,6 +55,8 @@ X86C_FORMAT(pc, pc, "19");
 X86C_FORMAT(any, any, "21");
 X86C_FORMAT(inv, inv, "23");
 X86C_FORMAT(cmask, cmask, "24-31");
+/* The off-core response selection, where the family has the registers. */
+X86C_FORMAT_IN(offcore_rsp, offcore_rsp, "config1", "0-63");
 
 static struct attribute *x86c_intel_format_attrs[] = {
 	&x86c_format_event.attr.attr,
@@ -59,6 +66,7 @@ static struct attribute *x86c_intel_format_attrs[] = {
 	&x86c_format_any.attr.attr,
 	&x86c_format_inv.attr.attr,
 	&x86c_format_cmask.attr.attr,
+	&x86c_format_offcore_rsp.attr.attr,
 	NULL,
 };
 
@@ -66,6 +74,8 @@ static umode_t x86c_intel_format_visible(struct kobject *kobj,
 					 struct attribute *attr, int i)
 {
 	if (attr == &x86c_format_any.attr.attr && !x86c_host->format_any)
+		return 0;
+	if (attr == &x86c_format_offcore_rsp.attr.attr && !x86c_host->nr_extra)
 		return 0;
 	return attr->mode;
 }

@@ -458,6 +458,10 @@ int x86c_intel_probe(struct x86c_pmu *p)
 	if (f) {
 		p->table = f->constraints;
 		p->family_name = f->name;
+		p->cache_events = f->cache_events;
+		p->cache_refused = f->cache_refused;
+		if (f->extra_regs)
+			x86c_extra_probe(p, f->extra_regs, f->nr_extra);
 	} else {
 		p->family_name = intel_generic_name(p->version);
 	}

@@ -42,6 +42,10 @@
  * empty one that ends it.  A model belongs to one family only.  Hybrid
  * parts (Alder Lake and later clients) are not handled by these tables.
  */
+#include <linux/bits.h>
+
+#include <asm/msr-index.h>
+
 #include "../counters.h"
 
 /*
@@ -69,6 +73,82 @@ static struct event_constraint skylake_constraints[] = {
 	X86C_EVENT_CONSTRAINT(0xd2, 0x0f),	/* MEM_LOAD_L3_HIT_RETIRED.* */
 	X86C_CONSTRAINT_END
 };
+
+/*
+ * Off-core response selections (MSR_OFFCORE_RSP_x) of the Skylake
+ * cores: the request (demand data reads, RFOs), the response (any, no
+ * supplier, an L3 miss to local or remote DRAM) and the snoop bits.
+ */
+#define SKL_RSP_DEMAND_READ	BIT_ULL(0)
+#define SKL_RSP_DEMAND_RFO	BIT_ULL(1)
+#define SKL_RSP_ANY		BIT_ULL(16)
+#define SKL_RSP_NO_SUPPLIER	BIT_ULL(17)
+#define SKL_RSP_LOCAL_DRAM	BIT_ULL(26)
+#define SKL_RSP_REMOTE_DRAM	GENMASK_ULL(29, 27)	/* 0, 1, 2+ hops */
+#define SKL_RSP_L3_MISS		(SKL_RSP_LOCAL_DRAM | SKL_RSP_REMOTE_DRAM)
+#define SKL_RSP_DRAM_SNOOPS	GENMASK_ULL(36, 30)	/* all but non-DRAM */
+#define SKL_RSP_ANY_SNOOP	GENMASK_ULL(37, 30)
+#define SKL_RSP_VALID		(GENMASK_ULL(11, 0) | GENMASK_ULL(37, 15))
+
+/* LLC: an access is any response, a miss one from beyond the L3. */
+#define SKL_LL_ACCESS(req)	((req) | SKL_RSP_ANY | SKL_RSP_ANY_SNOOP)
+#define SKL_LL_MISS(req)	((req) | SKL_RSP_L3_MISS | SKL_RSP_ANY_SNOOP | \
+				 SKL_RSP_NO_SUPPLIER)
+/* The node: local DRAM is an access, remote DRAM a miss. */
+#define SKL_NODE_ACCESS(req)	((req) | SKL_RSP_LOCAL_DRAM | SKL_RSP_DRAM_SNOOPS)
+#define SKL_NODE_MISS(req)	((req) | SKL_RSP_REMOTE_DRAM | SKL_RSP_DRAM_SNOOPS)
+
+#define OFFCORE_RSP_0		0x01b7	/* OFFCORE_RESPONSE_0 */
+#define OFFCORE_RSP_1		0x01bb	/* OFFCORE_RESPONSE_1 */
+
+/* Either off-core response event may use the other's register. */
+static const struct x86c_extra_reg skylake_extra_regs[] = {
+	{ .code = OFFCORE_RSP_0, .msr = MSR_OFFCORE_RSP_0,
+	  .valid = SKL_RSP_VALID, .alt = 1 },
+	{ .code = OFFCORE_RSP_1, .msr = MSR_OFFCORE_RSP_1,
+	  .valid = SKL_RSP_VALID, .alt = 0 },
+};
+
+static const struct x86c_cache_event skylake_cache_events[] = {
+	X86C_CACHE(L1D,  READ,  ACCESS, 0x81d0),	/* MEM_INST_RETIRED.ALL_LOADS */
+	X86C_CACHE(L1D,  READ,  MISS,   0x0151),	/* L1D.REPLACEMENT */
+	X86C_CACHE(L1D,  WRITE, ACCESS, 0x82d0),	/* MEM_INST_RETIRED.ALL_STORES */
+	X86C_CACHE(L1I,  READ,  MISS,   0x0283),	/* ICACHE_64B.IFTAG_MISS */
+	X86C_CACHE_EXTRA(LL, READ, ACCESS, OFFCORE_RSP_0,
+			 SKL_LL_ACCESS(SKL_RSP_DEMAND_READ)),
+	X86C_CACHE_EXTRA(LL, READ, MISS, OFFCORE_RSP_0,
+			 SKL_LL_MISS(SKL_RSP_DEMAND_READ)),
+	X86C_CACHE_EXTRA(LL, WRITE, ACCESS, OFFCORE_RSP_0,
+			 SKL_LL_ACCESS(SKL_RSP_DEMAND_RFO)),
+	X86C_CACHE_EXTRA(LL, WRITE, MISS, OFFCORE_RSP_0,
+			 SKL_LL_MISS(SKL_RSP_DEMAND_RFO)),
+	X86C_CACHE(DTLB, READ,  ACCESS, 0x81d0),	/* all loads */
+	X86C_CACHE(DTLB, READ,  MISS,   0x0e08),	/* DTLB_LOAD_MISSES.WALK_COMPLETED */
+	X86C_CACHE(DTLB, WRITE, ACCESS, 0x82d0),	/* all stores */
+	X86C_CACHE(DTLB, WRITE, MISS,   0x0e49),	/* DTLB_STORE_MISSES.WALK_COMPLETED */
+	X86C_CACHE(ITLB, READ,  ACCESS, 0x2085),	/* ITLB_MISSES.STLB_HIT */
+	X86C_CACHE(ITLB, READ,  MISS,   0x0e85),	/* ITLB_MISSES.WALK_COMPLETED */
+	X86C_CACHE(BPU,  READ,  ACCESS, 0x00c4),	/* BR_INST_RETIRED.ALL_BRANCHES */
+	X86C_CACHE(BPU,  READ,  MISS,   0x00c5),	/* BR_MISP_RETIRED.ALL_BRANCHES */
+	X86C_CACHE_EXTRA(NODE, READ, ACCESS, OFFCORE_RSP_0,
+			 SKL_NODE_ACCESS(SKL_RSP_DEMAND_READ)),
+	X86C_CACHE_EXTRA(NODE, READ, MISS, OFFCORE_RSP_0,
+			 SKL_NODE_MISS(SKL_RSP_DEMAND_READ)),
+	X86C_CACHE_EXTRA(NODE, WRITE, ACCESS, OFFCORE_RSP_0,
+			 SKL_NODE_ACCESS(SKL_RSP_DEMAND_RFO)),
+	X86C_CACHE_EXTRA(NODE, WRITE, MISS, OFFCORE_RSP_0,
+			 SKL_NODE_MISS(SKL_RSP_DEMAND_RFO)),
+	X86C_CACHE_END
+};
+
+/*
+ * Operations Intel's caches do not have: writes to the instruction side
+ * and the branch predictor, prefetches into the ITLB and the predictor.
+ */
+#define INTEL_CACHE_REFUSED						\
+	(X86C_CACHE_NO(L1I, WRITE) |					\
+	 X86C_CACHE_NO(ITLB, WRITE) | X86C_CACHE_NO(ITLB, PREFETCH) |	\
+	 X86C_CACHE_NO(BPU, WRITE) | X86C_CACHE_NO(BPU, PREFETCH))
 
 /*
  * Sunny Cove, Willow Cove and Cypress Cove cores: Ice Lake client and
@@ -417,6 +497,10 @@ const struct x86c_intel_family x86c_intel_families[] = {
 		.models		= skylake_models,
 		/* every generic event keeps its architectural code */
 		.constraints	= skylake_constraints,
+		.cache_events	= skylake_cache_events,
+		.cache_refused	= INTEL_CACHE_REFUSED,
+		.extra_regs	= skylake_extra_regs,
+		.nr_extra	= ARRAY_SIZE(skylake_extra_regs),
 	},
 	{
 		.name		= "icelake",
