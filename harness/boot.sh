@@ -143,8 +143,9 @@ x86_64)
 	# as a KVM guest's vPMU sees it: DEBUGCTL refuses the freeze bits,
 	# no SMM freeze in PERF_CAPABILITIES), intel-v5 (perfmon v5, whose
 	# fixed counters 0 and 2 are there but not 1), intel-skl (the
-	# intel model as a Skylake, family 6 model 5EH: stock's model
-	# tables, with the off-core response registers), amd (Zen core
+	# intel model as a Skylake, family 6 model 5EH, Hyper-Threading
+	# off: 8 general counters, stock's model tables, the off-core
+	# response registers), amd (Zen core
 	# counters, 6)
 	# or amd-v2 (the same with PerfMonV2's global control and status,
 	# CPUID 0x80000022) boots with it; none without a PMU.  Run mode
@@ -157,7 +158,8 @@ x86_64)
 		qemu+=(-cpu max,vendor=GenuineIntel,pmu-version=5,pmu-fixed-mask=0x5
 		       -icount $icount) ;;
 	intel-skl)
-		qemu+=(-cpu max,vendor=GenuineIntel,family=6,model=94,stepping=3,pmu-offcore=on
+		skl_cpu=max,vendor=GenuineIntel,family=6,model=94,stepping=3
+		qemu+=(-cpu "$skl_cpu,pmu-offcore=on,pmu-gp-counters=8"
 		       -icount $icount) ;;
 	amd|amd-v2)	# EPYC without the features TCG lacks (each would warn)
 		amd_cpu=EPYC,pmu=on,-rdseed,-sha-ni,-xsavec,-3dnowprefetch,-misalignsse,-osvw,-topoext,-fxsr-opt,-nrip-save
