@@ -498,10 +498,11 @@ TEST(x86_rdpmc_mmap_matches_read)
  * does with PEBS (DS) or LBR in CPUID, which add caps and move
  * max_precise.  Our QEMU's two models are on the pinned paths.
  */
-#define X86_SYSFS_MAX	12
+#define X86_SYSFS_MAX	20
 
 struct sysfs_kv {
 	const char *name, *value;	/* value without the trailing newline */
+	int bare;			/* ...which this file does not have */
 };
 
 struct x86_cpu_sysfs {
@@ -517,6 +518,15 @@ static inline void kv_add(struct sysfs_kv *kv, const char *name, const char *val
 		kv++;
 	kv->name = name;
 	kv->value = value;
+}
+
+static inline void kv_add_bare(struct sysfs_kv *kv, const char *name,
+			       const char *value)
+{
+	kv_add(kv, name, value);
+	while (kv[1].name)
+		kv++;
+	kv->bare = 1;
 }
 
 static inline int kv_count(const struct sysfs_kv *kv)
@@ -535,6 +545,35 @@ static inline int kv_count(const struct sysfs_kv *kv)
 #define CPUID_0A_EDX_ANYTHREAD_DEPR	(1U << 15)
 #define CPUID_80000022_EAX_LBR_V2	(1U << 1)
 #define CPUID_80000001_ECX_IBS		0x400	/* bit 10 */
+#define CPUID_7_EBX_RTM			0x800	/* bit 11 */
+
+static const unsigned int skl_models[] = {
+	0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6, 0
+};
+
+static int model_in(const unsigned int *models, unsigned int model)
+{
+	for (; *models; models++)
+		if (*models == model)
+			return 1;
+	return 0;
+}
+
+/* Does CPU 0 share its core with another thread? */
+static int cpu0_has_siblings(void)
+{
+	char buf[64] = "";
+	FILE *f;
+
+	f = fopen("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list",
+		  "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return !!strpbrk(buf, ",-");
+}
 
 /* CPUID.01H's display family and model, as the kernel computes them. */
 static void x86_family_model(unsigned int *family, unsigned int *model)
@@ -578,7 +617,21 @@ static const char *x86_cpu_sysfs_expect(struct x86_cpu_sysfs *x)
 		{ "stalled-cycles-frontend", "event=0x87,umask=0x02" },
 		{ "stalled-cycles-backend", "event=0x87,umask=0x01" },
 	};
+	/*
+	 * Skylake's top-down events, one thread per core.  The ones that
+	 * read otherwise with SMT (AnyThread) have no newline.
+	 */
+	static const struct sysfs_kv skl_topdown[] = {
+		{ "topdown-total-slots", "event=0x3c,umask=0x0", 1 },
+		{ "topdown-total-slots.scale", "4", 1 },
+		{ "topdown-slots-issued", "event=0xe,umask=0x1" },
+		{ "topdown-slots-retired", "event=0xc2,umask=0x2" },
+		{ "topdown-fetch-bubbles", "event=0x9c,umask=0x1" },
+		{ "topdown-recovery-bubbles", "event=0xd,umask=0x1,cmask=1", 1 },
+		{ "topdown-recovery-bubbles.scale", "4", 1 },
+	};
 	unsigned int eax, ebx, ecx, edx, family, model, version, i;
+	int skl;
 
 	memset(x, 0, sizeof(*x));
 	x86_family_model(&family, &model);
@@ -587,8 +640,14 @@ static const char *x86_cpu_sysfs_expect(struct x86_cpu_sysfs *x)
 
 	/* hw_pmu_probe() gave Intel 0x3c for cycles, AMD 0x76. */
 	if (pmu->raw_cycles == 0x003c) {
-		if (family == 6)
+		skl = family == 6 && model_in(skl_models, model);
+		if (family == 6 && !skl)
 			return "Intel family 6: stock's model-specific tables";
+		__cpuid_count(7, 0, eax, ebx, ecx, edx);
+		if (skl && (ebx & CPUID_7_EBX_RTM))
+			return "RTM in CPUID: Skylake's TSX events not pinned";
+		if (skl && cpu0_has_siblings())
+			return "SMT: Skylake's AnyThread top-down forms not pinned";
 		__cpuid(1, eax, ebx, ecx, edx);
 		if (edx & CPUID_1_EDX_DS)
 			return "DS in CPUID: PEBS moves max_precise, adds events";
@@ -612,6 +671,16 @@ static const char *x86_cpu_sysfs_expect(struct x86_cpu_sysfs *x)
 			kv_add(x->format, "any", "config:21");
 		kv_add(x->format, "inv", "config:23");
 		kv_add(x->format, "cmask", "config:24-31");
+		if (skl) {
+			/* The extra registers' selections. */
+			kv_add(x->format, "offcore_rsp", "config1:0-63");
+			kv_add(x->format, "ldlat", "config1:0-15");
+			kv_add(x->format, "frontend", "config1:0-23");
+			for (i = 0; i < ARRAY_SIZE(skl_topdown); i++)
+				(skl_topdown[i].bare ? kv_add_bare : kv_add)
+					(x->events, skl_topdown[i].name,
+					 skl_topdown[i].value);
+		}
 
 		for (i = 0; i < ARRAY_SIZE(intel_events); i++) {
 			if (intel_events[i].ebx_bit >= 0 &&
@@ -620,7 +689,8 @@ static const char *x86_cpu_sysfs_expect(struct x86_cpu_sysfs *x)
 			kv_add(x->events, intel_events[i].name,
 			       intel_events[i].value);
 		}
-		kv_add(x->caps, "pmu_name", version == 1 ? "generic_arch_v1" :
+		kv_add(x->caps, "pmu_name", skl ? "skylake" :
+			version == 1 ? "generic_arch_v1" :
 			version < 5 ? "generic_arch_v2+" : "generic_arch_v5+");
 		x->freeze_on_smi = version >= 2 ? "1" : "0";
 		return NULL;
@@ -669,17 +739,25 @@ static int write_errno(const char *path, const char *s)
 }
 
 /* A file of the cpu PMU, without its trailing newline; NULL if unreadable. */
-static const char *cpu_pmu_read(const char *file, char *buf, size_t len)
+/* A file's content less its newline; NULL if unreadable or without. */
+static const char *cpu_pmu_read_as(const char *file, char *buf, size_t len,
+				   int bare)
 {
 	char path[256];
 	int n;
 
 	snprintf(path, sizeof(path), CPU_PMU_DIR "/%s", file);
 	n = read_file(path, buf, len);
-	if (n <= 0 || buf[n - 1] != '\n')
+	if (n < 0 || (!bare && (n == 0 || buf[n - 1] != '\n')))
 		return NULL;
-	buf[n - 1] = '\0';
+	if (!bare)
+		buf[n - 1] = '\0';
 	return buf;
+}
+
+static const char *cpu_pmu_read(const char *file, char *buf, size_t len)
+{
+	return cpu_pmu_read_as(file, buf, len, 0);
 }
 
 /* The current value of rdpmc or freeze_on_smi, "?" if unreadable. */
@@ -698,7 +776,7 @@ static int cpu_pmu_mode(const char *file)
 
 /*
  * dir (format, events, caps) holds exactly the files of kv, each 0444
- * and reading value plus a newline.
+ * and reading value plus a newline (just value where kv says bare).
  */
 static void expect_cpu_pmu_dir(struct __test_metadata *_metadata,
 			       const char *dir, const struct sysfs_kv *kv)
@@ -726,7 +804,7 @@ static void expect_cpu_pmu_dir(struct __test_metadata *_metadata,
 	EXPECT_EQ(kv_count(kv), n) TH_LOG("%s/ has %d files", dir, n);
 	for (i = 0; kv[i].name; i++) {
 		snprintf(file, sizeof(file), "%s/%s", dir, kv[i].name);
-		if (!cpu_pmu_read(file, buf, sizeof(buf))) {
+		if (!cpu_pmu_read_as(file, buf, sizeof(buf), kv[i].bare)) {
 			EXPECT_TRUE(0) TH_LOG("%s missing or without newline",
 					      file);
 			continue;
@@ -979,10 +1057,6 @@ static const struct cache_code skl_cache[] = {
 	{ 0, 0 }
 };
 
-static const unsigned int skl_models[] = {
-	0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6, 0
-};
-
 /*
  * Operations a cache does not have (EINVAL, not ENOENT): writes to the
  * instruction side and the branch predictor, prefetches into the ITLB
@@ -999,14 +1073,6 @@ static int cache_refused(int amd, int cache, int op)
 	case PERF_COUNT_HW_CACHE_BPU:
 		return op != PERF_COUNT_HW_CACHE_OP_READ;
 	}
-	return 0;
-}
-
-static int model_in(const unsigned int *models, unsigned int model)
-{
-	for (; *models; models++)
-		if (*models == model)
-			return 1;
 	return 0;
 }
 
@@ -1253,6 +1319,87 @@ TEST(x86_offcore_response)
 	EXPECT_GE(v, LOOP_K * 1000);
 	for (i = 0; i < 4; i++)
 		close(fd[i]);
+#else
+	SKIP(return, "x86-only case");
+#endif
+}
+
+/*
+ * Skylake's counter constraints, as stock's table has them: the
+ * precise-distribution instruction event (INST_RETIRED.PREC_DIST,
+ * 0x01c0) counts on general-purpose counter 1 only, and the memory and
+ * front-end retirement events (0xc6, 0xcd, 0xd0-0xd2) on counters 0-3
+ * only, which is a limit where the core has eight (Hyper-Threading off,
+ * as the intel-skl model).  A group that needs more of them than their
+ * counters is refused with EINVAL at the member that does not fit; the
+ * others beside them go on.  Two of them (0x01cd, 0x01c6) also need a
+ * register of PEBS's.
+ */
+TEST(x86_skylake_constraints)
+{
+#if defined(__x86_64__)
+	static const __u64 low4[] = { 0x81d0, 0x01d1, 0x01d2, 0x02cd, 0x02c6 };
+	static const __u64 pebs_regs[] = { 0x01cd, 0x01c6 };
+	unsigned int family, model, eax, ebx, ecx, edx;
+	int fd[6], i, n;
+
+	X86_REQUIRE();
+	x86_family_model(&family, &model);
+	if (pmu->raw_cycles != 0x003c || family != 6 ||
+	    !model_in(skl_models, model))
+		SKIP(return, "Skylake's constraints");
+
+	/*
+	 * The load-latency and front-end events (0x01cd, 0x01c6) take a
+	 * selection from PEBS's registers: without PEBS (CPUID.01H EDX
+	 * bit 21, the debug store) there are none, and they are ENXIO.
+	 */
+	__cpuid(1, eax, ebx, ecx, edx);
+	for (i = 0; !(edx & CPUID_1_EDX_DS) && i < 2; i++) {
+		fd[0] = open_hw_user(PERF_TYPE_RAW, pebs_regs[i], 1, -1);
+		EXPECT_EQ(-1, fd[0]) TH_LOG("%#llx opened without PEBS",
+					    (unsigned long long)pebs_regs[i]);
+		EXPECT_EQ(ENXIO, errno);
+		if (fd[0] >= 0)
+			close(fd[0]);
+	}
+
+	fd[0] = open_hw_user(PERF_TYPE_RAW, 0x01c0, 1, -1);
+	ASSERT_GE(fd[0], 0) TH_LOG("PREC_DIST: %s", strerror(errno));
+	fd[1] = open_hw_user(PERF_TYPE_RAW, 0x01c0, 0, fd[0]);
+	EXPECT_EQ(-1, fd[1]) TH_LOG("two PREC_DIST events in one group");
+	EXPECT_EQ(EINVAL, errno);
+	if (fd[1] >= 0)
+		close(fd[1]);
+	fd[1] = open_hw_user(PERF_TYPE_RAW, 0x00c0, 0, fd[0]);
+	EXPECT_GE(fd[1], 0) TH_LOG("instructions beside: %s", strerror(errno));
+	if (fd[1] >= 0)
+		close(fd[1]);
+	close(fd[0]);
+
+	/* Counters 0-3: four of them fit, a fifth does not. */
+	n = pmu->gp_counters > 4 ? 4 : pmu->gp_counters;
+	for (i = 0; i <= n; i++) {
+		fd[i] = open_hw_user(PERF_TYPE_RAW, low4[i], !i,
+				     i ? fd[0] : -1);
+		if (i < n)
+			ASSERT_GE(fd[i], 0) TH_LOG("%#llx: %s",
+						   (unsigned long long)low4[i],
+						   strerror(errno));
+	}
+	EXPECT_EQ(-1, fd[n]) TH_LOG("%d events on counters 0-3", n + 1);
+	EXPECT_EQ(EINVAL, errno);
+	if (fd[n] >= 0)
+		close(fd[n]);
+	/* Where there are more counters, others still fit beside. */
+	if (pmu->gp_counters > 4) {
+		fd[n] = open_hw_user(PERF_TYPE_RAW, 0x00c4, 0, fd[0]);
+		EXPECT_GE(fd[n], 0) TH_LOG("beside: %s", strerror(errno));
+		if (fd[n] >= 0)
+			close(fd[n]);
+	}
+	while (n--)
+		close(fd[n]);
 #else
 	SKIP(return, "x86-only case");
 #endif
