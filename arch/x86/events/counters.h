@@ -23,6 +23,7 @@
 #define X86C_MAX_FIXED		4	/* fixed counters we drive */
 #define X86C_MAX_EVENTS		(X86C_MAX_GP + X86C_MAX_FIXED)
 #define X86C_MAX_EXTRA		4	/* extra registers of a family */
+#define X86C_MAX_NAMED		8	/* named events of a family */
 
 static inline bool x86c_is_fixed(int idx)
 {
@@ -266,6 +267,8 @@ struct x86c_cache_event {
  * @format_any: Intel: format/any is shown (AnyThread)
  * @vendor_group: the vendor's own files in the PMU's directory, or NULL
  * @family_name: caps/pmu_name, or NULL for none
+ * @named_events: events/ files beside the generic events, ended by one
+ *	without a name, or NULL
  */
 struct x86c_pmu {
 	struct pmu			pmu;
@@ -306,6 +309,7 @@ struct x86c_pmu {
 	bool				format_any;
 	const struct attribute_group	*vendor_group;
 	const char			*family_name;
+	const struct x86c_named_event	*named_events;
 };
 
 /*
@@ -327,6 +331,20 @@ struct x86c_pmu {
 #define X86C_CONSTRAINT_END	{ .cmask = 0 }
 
 /**
+ * struct x86c_named_event - an events/ file of a family: perf's name for
+ *	an event that is no generic one
+ * @name: the file
+ * @value: its content, an event string or a scale
+ * @value_smt: what it says instead where a core runs more than one
+ *	thread (the event then counts both threads), or NULL for the same
+ */
+struct x86c_named_event {
+	const char	*name;
+	const char	*value;
+	const char	*value_smt;
+};
+
+/**
  * struct x86c_intel_family - what one Intel core family adds to the
  *	architectural events
  * @name: caps/pmu_name
@@ -338,6 +356,8 @@ struct x86c_pmu {
  * @cache_refused: the (cache, operation) pairs that do not exist
  * @extra_regs: the extra registers, or NULL
  * @nr_extra: how many
+ * @named_events: its events/ files beside the generic events, ended by
+ *	one without a name, or NULL
  *
  * One table per family in intel/families.c; a CPU of no family there
  * gets the architectural events alone, as CPUID 0AH describes them.
@@ -351,6 +371,7 @@ struct x86c_intel_family {
 	u32				cache_refused;
 	const struct x86c_extra_reg	*extra_regs;
 	int				nr_extra;
+	const struct x86c_named_event	*named_events;
 };
 
 extern const struct x86c_intel_family x86c_intel_families[];

@@ -15,7 +15,11 @@
 
 #include <linux/device.h>
 #include <linux/perf_event.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/topology.h>
+
+#include <asm/msr-index.h>
 
 #include "counters.h"
 
@@ -55,8 +59,10 @@ X86C_FORMAT(pc, pc, "19");
 X86C_FORMAT(any, any, "21");
 X86C_FORMAT(inv, inv, "23");
 X86C_FORMAT(cmask, cmask, "24-31");
-/* The off-core response selection, where the family has the registers. */
+/* Extra registers' selections, where the family has the registers. */
 X86C_FORMAT_IN(offcore_rsp, offcore_rsp, "config1", "0-63");
+X86C_FORMAT_IN(ldlat, ldlat, "config1", "0-15");
+X86C_FORMAT_IN(frontend, frontend, "config1", "0-23");
 
 static struct attribute *x86c_intel_format_attrs[] = {
 	&x86c_format_event.attr.attr,
@@ -67,16 +73,33 @@ static struct attribute *x86c_intel_format_attrs[] = {
 	&x86c_format_inv.attr.attr,
 	&x86c_format_cmask.attr.attr,
 	&x86c_format_offcore_rsp.attr.attr,
+	&x86c_format_ldlat.attr.attr,
+	&x86c_format_frontend.attr.attr,
 	NULL,
 };
+
+/* Does the PMU's family have extra register @msr (present or not)? */
+static bool x86c_has_extra(u32 msr)
+{
+	int i;
+
+	for (i = 0; i < x86c_host->nr_extra; i++)
+		if (x86c_host->extra_regs[i].msr == msr)
+			return true;
+	return false;
+}
 
 static umode_t x86c_intel_format_visible(struct kobject *kobj,
 					 struct attribute *attr, int i)
 {
 	if (attr == &x86c_format_any.attr.attr && !x86c_host->format_any)
 		return 0;
-	if (attr == &x86c_format_offcore_rsp.attr.attr && !x86c_host->nr_extra)
-		return 0;
+	if (attr == &x86c_format_offcore_rsp.attr.attr)
+		return x86c_has_extra(MSR_OFFCORE_RSP_0) ? attr->mode : 0;
+	if (attr == &x86c_format_ldlat.attr.attr)
+		return x86c_has_extra(MSR_PEBS_LD_LAT_THRESHOLD) ? attr->mode : 0;
+	if (attr == &x86c_format_frontend.attr.attr)
+		return x86c_has_extra(MSR_PEBS_FRONTEND) ? attr->mode : 0;
 	return attr->mode;
 }
 
@@ -154,6 +177,33 @@ X86C_EVENT_ATTR(stalled_back, "stalled-cycles-backend",
 		PERF_COUNT_HW_STALLED_CYCLES_BACKEND);
 X86C_EVENT_ATTR(ref_cycles, "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES);
 
+/*
+ * The family's named events (struct x86c_named_event), in slots the
+ * probe fills.  As upstream, the ones that read otherwise with SMT end
+ * without a newline, the others with one.
+ */
+struct x86c_named_attr {
+	struct device_attribute		attr;
+	const struct x86c_named_event	*event;
+};
+
+static ssize_t x86c_named_show(struct device *dev,
+			       struct device_attribute *attr, char *page)
+{
+	const struct x86c_named_event *e =
+		container_of(attr, struct x86c_named_attr, attr)->event;
+	const char *value = e->value;
+
+	if (!e->value_smt)
+		return sysfs_emit(page, "%s\n", value);
+	if (topology_max_smt_threads() > 1)
+		value = e->value_smt;
+	/* Copied as it is: perf reads these without a newline. */
+	return strscpy(page, value, PAGE_SIZE);
+}
+
+static struct x86c_named_attr x86c_named[X86C_MAX_NAMED];
+
 static struct attribute *x86c_event_attrs[] = {
 	&x86c_event_cycles.attr.attr,
 	&x86c_event_instructions.attr.attr,
@@ -165,16 +215,27 @@ static struct attribute *x86c_event_attrs[] = {
 	&x86c_event_stalled_front.attr.attr,
 	&x86c_event_stalled_back.attr.attr,
 	&x86c_event_ref_cycles.attr.attr,
+	&x86c_named[0].attr.attr, &x86c_named[1].attr.attr,
+	&x86c_named[2].attr.attr, &x86c_named[3].attr.attr,
+	&x86c_named[4].attr.attr, &x86c_named[5].attr.attr,
+	&x86c_named[6].attr.attr, &x86c_named[7].attr.attr,
 	NULL,
 };
 
-/* An event this CPU does not count has no file. */
+/*
+ * A generic event this CPU does not count has no file, nor has a named
+ * slot the family left empty.
+ */
 static umode_t x86c_event_visible(struct kobject *kobj, struct attribute *attr,
 				  int i)
 {
-	struct perf_pmu_events_attr *pattr =
-		container_of(attr, struct perf_pmu_events_attr, attr.attr);
+	struct perf_pmu_events_attr *pattr;
+	int n;
 
+	for (n = 0; n < X86C_MAX_NAMED; n++)
+		if (attr == &x86c_named[n].attr.attr)
+			return x86c_named[n].event ? attr->mode : 0;
+	pattr = container_of(attr, struct perf_pmu_events_attr, attr.attr);
 	return x86c_host->event_map[pattr->id] ? attr->mode : 0;
 }
 
@@ -241,6 +302,18 @@ const struct attribute_group *x86c_attr_groups[] = {
  */
 void x86c_sysfs_init(struct x86c_pmu *p)
 {
+	const struct x86c_named_event *e = p->named_events;
+	int n;
+
 	x86c_attr_groups[X86C_FORMAT_SLOT] = p->format;
 	x86c_attr_groups[X86C_VENDOR_SLOT] = p->vendor_group;
+	for (n = 0; e && e[n].name; n++) {
+		if (WARN_ON_ONCE(n == X86C_MAX_NAMED))
+			break;
+		sysfs_attr_init(&x86c_named[n].attr.attr);
+		x86c_named[n].attr.attr.name = e[n].name;
+		x86c_named[n].attr.attr.mode = 0444;
+		x86c_named[n].attr.show = x86c_named_show;
+		x86c_named[n].event = &e[n];
+	}
 }

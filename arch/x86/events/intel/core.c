@@ -460,6 +460,7 @@ int x86c_intel_probe(struct x86c_pmu *p)
 		p->family_name = f->name;
 		p->cache_events = f->cache_events;
 		p->cache_refused = f->cache_refused;
+		p->named_events = f->named_events;
 		if (f->extra_regs)
 			x86c_extra_probe(p, f->extra_regs, f->nr_extra);
 	} else {

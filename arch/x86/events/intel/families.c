@@ -101,12 +101,21 @@ static struct event_constraint skylake_constraints[] = {
 #define OFFCORE_RSP_0		0x01b7	/* OFFCORE_RESPONSE_0 */
 #define OFFCORE_RSP_1		0x01bb	/* OFFCORE_RESPONSE_1 */
 
-/* Either off-core response event may use the other's register. */
+/*
+ * Either off-core response event may use the other's register.  The
+ * load-latency threshold (MEM_TRANS_RETIRED.LOAD_LATENCY) and the
+ * front-end event selection (FRONTEND_RETIRED) are PEBS's registers:
+ * without PEBS they are absent, and so are those events.
+ */
 static const struct x86c_extra_reg skylake_extra_regs[] = {
 	{ .code = OFFCORE_RSP_0, .msr = MSR_OFFCORE_RSP_0,
 	  .valid = SKL_RSP_VALID, .alt = 1 },
 	{ .code = OFFCORE_RSP_1, .msr = MSR_OFFCORE_RSP_1,
 	  .valid = SKL_RSP_VALID, .alt = 0 },
+	{ .code = 0x01cd, .msr = MSR_PEBS_LD_LAT_THRESHOLD,
+	  .valid = GENMASK_ULL(15, 0), .alt = -1 },
+	{ .code = 0x01c6, .msr = MSR_PEBS_FRONTEND,
+	  .valid = 0x7fff17, .alt = -1 },	/* 0-2, 4, 8-22 */
 };
 
 static const struct x86c_cache_event skylake_cache_events[] = {
@@ -139,6 +148,27 @@ static const struct x86c_cache_event skylake_cache_events[] = {
 	X86C_CACHE_EXTRA(NODE, WRITE, MISS, OFFCORE_RSP_0,
 			 SKL_NODE_MISS(SKL_RSP_DEMAND_RFO)),
 	X86C_CACHE_END
+};
+
+/*
+ * The top-down analysis events of the Haswell to Skylake cores, as perf
+ * finds them in events/: four issue slots per cycle, the slots issued
+ * and retired, the slots the front end left empty and the cycles spent
+ * recovering from a mispredict (unit mask 1 on Skylake).  Where a core
+ * runs two threads, the cycles are counted for both (AnyThread) and
+ * shared out with a scale of 2.
+ */
+static const struct x86c_named_event skylake_named_events[] = {
+	{ "topdown-total-slots", "event=0x3c,umask=0x0",
+	  "event=0x3c,umask=0x0,any=1" },	/* CPU_CLK_UNHALTED.THREAD */
+	{ "topdown-total-slots.scale", "4", "2" },
+	{ "topdown-slots-issued", "event=0xe,umask=0x1" },	/* UOPS_ISSUED.ANY */
+	{ "topdown-slots-retired", "event=0xc2,umask=0x2" },	/* UOPS_RETIRED.RETIRE_SLOTS */
+	{ "topdown-fetch-bubbles", "event=0x9c,umask=0x1" },	/* IDQ_UOPS_NOT_DELIVERED.CORE */
+	{ "topdown-recovery-bubbles", "event=0xd,umask=0x1,cmask=1",
+	  "event=0xd,umask=0x1,cmask=1,any=1" },	/* INT_MISC.RECOVERY_CYCLES */
+	{ "topdown-recovery-bubbles.scale", "4", "2" },
+	{ }
 };
 
 /*
@@ -501,6 +531,7 @@ const struct x86c_intel_family x86c_intel_families[] = {
 		.cache_refused	= INTEL_CACHE_REFUSED,
 		.extra_regs	= skylake_extra_regs,
 		.nr_extra	= ARRAY_SIZE(skylake_extra_regs),
+		.named_events	= skylake_named_events,
 	},
 	{
 		.name		= "icelake",
