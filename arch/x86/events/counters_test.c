@@ -1113,6 +1113,19 @@ static void pmi_status_other_bits(struct kunit *test)
 }
 
 #ifdef CONFIG_CPU_SUP_AMD
+/* The model's counters as an AMD PMU: no fixed ones, AMD's MSRs. */
+static void fake_as_amd(struct x86c_pmu *p, const struct x86c_vendor *vendor,
+			int version)
+{
+	p->vendor = vendor;
+	p->version = version;
+	p->num_fixed = 0;
+	p->nr_fixed_events = 0;
+	p->gp_ctl = M_K7_EVTSEL0;
+	p->gp_ctr = M_K7_PERFCTR0;
+	x86c_init_limits(p);
+}
+
 /*
  * AMD may raise a PMI after its overflow was handled, PerfMonV2 (with
  * its global control) as much as the legacy counters: an NMI nobody
@@ -1131,14 +1144,8 @@ static void pmi_late_nmi_per_vendor(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, x86c_amd_v2_vendor.late_nmi);
 	KUNIT_EXPECT_FALSE(test, x86c_intel_v2_vendor.late_nmi);
 
-	/* PerfMonV2 on the model's counters: no fixed ones, AMD's MSRs. */
-	p->vendor = &x86c_amd_v2_vendor;
-	p->version = 2;
-	p->num_fixed = 0;
-	p->nr_fixed_events = 0;
-	p->gp_ctl = M_K7_EVTSEL0;
-	p->gp_ctr = M_K7_PERFCTR0;
-	x86c_init_limits(p);
+	/* PerfMonV2 on the model's counters. */
+	fake_as_amd(p, &x86c_amd_v2_vendor, 2);
 
 	a = fake_running(test, 0, config, 100);
 	a->hw.config_base = M_K7_EVTSEL0;
@@ -1339,14 +1346,8 @@ static void amd_host_only_per_cpu(struct kunit *test)
 	other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, other);
 	/* The legacy layout: four counters, no global control. */
-	p->vendor = &x86c_amd_vendor;
-	p->version = 0;
-	p->num_fixed = 0;
-	p->nr_fixed_events = 0;
-	p->gp_ctl = M_K7_EVTSEL0;
-	p->gp_ctr = M_K7_PERFCTR0;
 	p->virt_mask = AMD_HOST_ONLY;
-	x86c_init_limits(p);
+	fake_as_amd(p, &x86c_amd_vendor, 0);
 	x86c_cpu_reset(p, here);
 	x86c_cpu_reset(p, other);
 
@@ -1395,13 +1396,7 @@ static void amd_paired_counters(struct kunit *test)
 	struct x86c_pmu *p = ctx->p;
 	struct perf_event *event;
 
-	p->vendor = &x86c_amd_vendor;
-	p->version = 0;
-	p->num_fixed = 0;
-	p->nr_fixed_events = 0;
-	p->gp_ctl = M_K7_EVTSEL0;
-	p->gp_ctr = M_K7_PERFCTR0;
-	x86c_init_limits(p);
+	fake_as_amd(p, &x86c_amd_vendor, 0);
 	x86c_cpu_reset(p, cpu);
 
 	cpu->constraint[0] = &pair;
