@@ -16,7 +16,9 @@
  * harness reads from the console (make fuzz).  The binary itself fails
  * only when a worker does not finish in time (a task stuck in the
  * kernel) or dies of a signal it did not ask for.  A work() that took
- * over 5 s prints the events its worker had open.  It ends with where
+ * over 5 s prints the events its worker had open, each with enough of
+ * its attributes (period, sample_type, breakpoint word) to open it
+ * again in a replay.  It ends with where
  * the workers' time went (per kind of operation: how many, guest ms in
  * all, the longest one), then a summary: operations run, events opened,
  * and how many calls failed.
@@ -58,7 +60,7 @@ static __thread unsigned long long rng;
 static int fds[MAX_FDS];
 static void *maps[MAX_FDS];
 static size_t map_len[MAX_FDS];
-static char what[MAX_FDS][32];	/* each open event, in short */
+static char what[MAX_FDS][96];	/* each open event, in short */
 static int worker_id, slow_said;
 static volatile long watched[4];
 static struct stats st;
@@ -193,7 +195,7 @@ static void drop(int slot)
 static void op_open_group(void)
 {
 	struct perf_event_attr a;
-	int i, n = 1 + pick(5), leader = -1, slot, fd, inherit = 0;
+	int i, n = 1 + pick(5), leader = -1, slot, fd, inherit = 0, n_what;
 	int cpu = chance(70) ? -1 : (int)pick(ncpus);
 	pid_t pid = cpu >= 0 && chance(30) ? -1 : 0;
 
@@ -231,13 +233,31 @@ static void op_open_group(void)
 		fds[slot] = fd;
 		/*
 		 * type:config, then i inherit, s sampling, T sigtrap, c on
-		 * a CPU (pid -1 when c alone, else this task on one CPU).
+		 * a CPU (pid -1 when c alone, else this task on one CPU);
+		 * a sampling event adds /period (f: a frequency), its
+		 * sample_type and, for a breakpoint, which watched word.
 		 */
-		snprintf(what[slot], sizeof(what[slot]), "%u:%llx%s%s%s%s%s",
-			 a.type, (unsigned long long)a.config,
-			 a.inherit ? "i" : "", a.sample_period ? "s" : "",
-			 a.sigtrap ? "T" : "", cpu >= 0 ? "c" : "",
-			 pid ? "" : cpu >= 0 ? "t" : "");
+		n_what = snprintf(what[slot], sizeof(what[slot]),
+				  "%u:%llx%s%s%s%s%s", a.type,
+				  (unsigned long long)a.config,
+				  a.inherit ? "i" : "",
+				  a.sample_period ? "s" : "",
+				  a.sigtrap ? "T" : "", cpu >= 0 ? "c" : "",
+				  pid ? "" : cpu >= 0 ? "t" : "");
+		if (a.sample_period && n_what < (int)sizeof(what[slot]))
+			snprintf(what[slot] + n_what,
+				 sizeof(what[slot]) - n_what,
+				 "/%s%llu/%llx", a.freq ? "f" : "",
+				 (unsigned long long)a.sample_period,
+				 (unsigned long long)a.sample_type);
+		n_what = strlen(what[slot]);
+		if (a.type == PERF_TYPE_BREAKPOINT &&
+		    n_what < (int)sizeof(what[slot]))
+			snprintf(what[slot] + n_what,
+				 sizeof(what[slot]) - n_what, "@%d%s",
+				 (int)((a.bp_addr - (unsigned long)watched) /
+				       sizeof(watched[0])),
+				 a.bp_type == HW_BREAKPOINT_W ? "w" : "rw");
 		if (i == 0)
 			leader = fd;
 	}
