@@ -906,6 +906,53 @@ static double run_hw_toggle_beside(long n, long nev)
 }
 
 /*
+ * Multiplexing: a user loop (one operation: MUX_SPIN iterations, about
+ * a millisecond of guest time) while ngroups flexible groups of two
+ * hardware events (cycles leading instructions) of this task compete
+ * for the counters, more than the PMU holds at once, so the
+ * multiplexing timer swaps them all the while.  Against hw_mux_0 (the
+ * loop alone), what is left is the cost of the timer's rounds, which
+ * take groups off and offer the PMU to the waiting ones: perf stat -e
+ * with more events than counters pays it for as long as it runs.
+ */
+#define MUX_SPIN	200000
+
+static void mux_spin(void)
+{
+	volatile long sink = 0;
+	long i;
+
+	for (i = 0; i < MUX_SPIN; i++)
+		sink += i;
+}
+
+static double run_hw_mux(long n, long ngroups)
+{
+	int fds[2 * 32], i, err = 0;
+	__u64 t0, t1;
+	long j;
+
+	if (hw_absent() && ngroups)
+		return NOT_AVAILABLE;
+	for (i = 0; i < ngroups && !err; i++)
+		err = open_group(&fds[2 * i], 2, open_hw_member);
+	if (err) {
+		close_events(fds, 2 * (i - 1));
+		return hw_open_failed("perf_event_open (hw_mux)");
+	}
+	for (i = 0; i < ngroups; i++)
+		if (ioctl(fds[2 * i], PERF_EVENT_IOC_ENABLE,
+			  PERF_IOC_FLAG_GROUP))
+			die("ioctl (hw_mux)");
+	t0 = now_ns();
+	for (j = 0; j < n; j++)
+		mux_spin();
+	t1 = now_ns();
+	close_events(fds, 2 * ngroups);
+	return (double)(t1 - t0);
+}
+
+/*
  * Sampling: a user-only instructions event with sample_period
  * PMI_PERIOD (IP, TID, TIME and PERIOD, as perf record writes) over a
  * user loop, one PMI and one sample record every PMI_PERIOD loop
@@ -1085,6 +1132,8 @@ static const struct bench {
 	{ "hw_ctxsw_0",		run_hw_ctxsw,		0,	64,	NS_PER_OP, NULL },
 	{ "hw_ctxsw_4",		run_hw_ctxsw,		4,	64,	NS_PER_OP, "hw_ctxsw_0" },
 	{ "hw_sample_pmi",	run_hw_sample_pmi,	0,	PMI_CHUNK, NS_PER_OP, NULL },
+	{ "hw_mux_0",		run_hw_mux,		0,	16,	NS_PER_OP, NULL },
+	{ "hw_mux_16",		run_hw_mux,		16,	16,	NS_PER_OP, "hw_mux_0" },
 };
 
 /* Whether b is the baseline of one of the nb benchmarks. */
