@@ -2,7 +2,10 @@
 /*
  * KUnit: a change to one PMU's groups re-places that PMU's groups only,
  * through the real enable path and perf_pmu_resched(), on two fake PMUs
- * that share the test thread's hardware context.
+ * that share the test thread's hardware context; and a walk of a full
+ * PMU's flexible groups stops asking it after a miss, whether it adds
+ * member by member or decides groups at commit (two more fake PMUs, of
+ * two slots each).
  *
  * Groups of different PMUs never compete for a counter, so taking one
  * PMU's groups off to make room for another's costs time and gains
@@ -24,13 +27,24 @@
  * struct resched_fake - a fake counting PMU
  * @pmu: registered under @name
  * @name: its sysfs name
+ * @slots: how many events it holds at once; 0 for no limit
+ * @own_txn: it has transactions, and decides a group at commit
+ * @in_txn: a transaction is open
+ * @used: how many it holds
  * @adds: how many times an event of it was added
+ * @refused: how many adds, or commits of a transaction, it refused for
+ *	want of a slot
  * @dels: how many times an event of it was deleted
  */
 struct resched_fake {
 	struct pmu	pmu;
 	const char	*name;
+	int		slots;
+	bool		own_txn;
+	bool		in_txn;
+	int		used;
 	int		adds;
+	int		refused;
 	int		dels;
 };
 
@@ -56,7 +70,14 @@ static void resched_stop(struct perf_event *event, int flags)
 
 static int resched_add(struct perf_event *event, int flags)
 {
-	resched_of(event->pmu)->adds++;
+	struct resched_fake *fake = resched_of(event->pmu);
+
+	fake->adds++;
+	if (!fake->in_txn && fake->slots && fake->used == fake->slots) {
+		fake->refused++;
+		return -EAGAIN;
+	}
+	fake->used++;
 	if (flags & PERF_EF_START)
 		resched_start(event, flags);
 	else
@@ -67,6 +88,7 @@ static int resched_add(struct perf_event *event, int flags)
 static void resched_del(struct perf_event *event, int flags)
 {
 	resched_of(event->pmu)->dels++;
+	resched_of(event->pmu)->used--;
 	resched_stop(event, flags);
 }
 
@@ -74,9 +96,34 @@ static void resched_read(struct perf_event *event)
 {
 }
 
+/* Transactions that decide the whole group at commit, as x86's do. */
+static void resched_start_txn(struct pmu *pmu, unsigned int txn_flags)
+{
+	resched_of(pmu)->in_txn = txn_flags == PERF_PMU_TXN_ADD;
+}
+
+static int resched_commit_txn(struct pmu *pmu)
+{
+	struct resched_fake *fake = resched_of(pmu);
+
+	if (fake->in_txn && fake->slots && fake->used > fake->slots) {
+		fake->refused++;
+		return -EAGAIN;
+	}
+	fake->in_txn = false;
+	return 0;
+}
+
+static void resched_cancel_txn(struct pmu *pmu)
+{
+	resched_of(pmu)->in_txn = false;
+}
+
 static struct resched_fake resched_pmus[] = {
 	{ .name = "perfcore_kunit_resched_a" },
 	{ .name = "perfcore_kunit_resched_b" },
+	{ .name = "perfcore_kunit_resched_c", .slots = 2 },
+	{ .name = "perfcore_kunit_resched_d", .slots = 2, .own_txn = true },
 };
 
 /* A counting event of @fake on this thread, released when the test ends. */
@@ -172,6 +219,59 @@ static void resched_pmu_resched_stays_on_its_pmu(struct kunit *test)
 	perf_event_release_kernel(on_b);
 }
 
+/*
+ * Five groups of one on @fake, which has room for two, re-placed by
+ * perf_pmu_resched() with interrupts off (so that the multiplexing timer
+ * adds no walk of its own): two go on.  Return: the offers @fake refused.
+ */
+static int resched_refusals(struct kunit *test, struct resched_fake *fake)
+{
+	struct perf_event *ev[5];
+	unsigned long flags;
+	int i, active = 0, refused;
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		ev[i] = resched_open(test, fake, false);
+
+	preempt_disable();
+	local_irq_save(flags);
+	refused = fake->refused;
+	perf_pmu_resched(&fake->pmu);
+	refused = fake->refused - refused;
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		active += ev[i]->state == PERF_EVENT_STATE_ACTIVE;
+	local_irq_restore(flags);
+	preempt_enable();
+
+	KUNIT_EXPECT_EQ(test, active, 2);
+
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		perf_event_release_kernel(ev[i]);
+	KUNIT_EXPECT_EQ(test, fake->used, 0);
+	return refused;
+}
+
+/*
+ * A PMU that adds member by member programs a counter for each add()
+ * that succeeds and would for each refused one; once a group has not
+ * fit, the walk asks it about no group as large: one refusal, where
+ * offering the three that wait would be three.
+ */
+static void resched_walk_stops_offering_after_a_miss(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, resched_refusals(test, &resched_pmus[2]), 1);
+}
+
+/*
+ * The same for a PMU that decides groups at commit, as x86's does: its
+ * refusal costs no counter write but a run of its counter assignment,
+ * which over a walk cost more than all of stock's multiplexing.
+ */
+static void resched_walk_stops_offering_a_txn_pmu(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, resched_refusals(test, &resched_pmus[3]), 1);
+}
+
 static int resched_suite_init(struct kunit_suite *suite)
 {
 	int i, err;
@@ -188,6 +288,11 @@ static int resched_suite_init(struct kunit_suite *suite)
 			.stop		= resched_stop,
 			.read		= resched_read,
 		};
+		if (fake->own_txn) {
+			fake->pmu.start_txn = resched_start_txn;
+			fake->pmu.commit_txn = resched_commit_txn;
+			fake->pmu.cancel_txn = resched_cancel_txn;
+		}
 		err = perf_pmu_register(&fake->pmu, fake->name, -1);
 		if (err) {
 			while (i--)
@@ -209,6 +314,8 @@ static void resched_suite_exit(struct kunit_suite *suite)
 static struct kunit_case resched_cases[] = {
 	KUNIT_CASE(resched_enable_stays_on_its_pmu),
 	KUNIT_CASE(resched_pmu_resched_stays_on_its_pmu),
+	KUNIT_CASE(resched_walk_stops_offering_after_a_miss),
+	KUNIT_CASE(resched_walk_stops_offering_a_txn_pmu),
 	{}
 };
 
