@@ -459,12 +459,19 @@ static void op_task(void)
 	reap(0);
 }
 
-/* Several threads enabling and disabling the same events at once. */
+/*
+ * Several threads enabling and disabling the same events at once, until
+ * the storm's own thread is done or the run's deadline, whichever comes
+ * first.  Not only the former: that thread waits its turn for the same
+ * context mutexes, and togglers that went on past the deadline could
+ * keep it waiting there, and the worker running, into the harness's
+ * limit.
+ */
 static void *storm(void *arg)
 {
 	int i = 0;
 
-	while (!storm_stop) {
+	while (!storm_stop && time(NULL) < worker_deadline) {
 		int fd = fds[i++ % MAX_FDS];
 
 		if (fd >= 0)
