@@ -906,25 +906,17 @@ static double run_hw_toggle_beside(long n, long nev)
 }
 
 /*
- * Multiplexing: a user loop (one operation: MUX_SPIN iterations, about
- * a millisecond of guest time) while ngroups flexible groups of two
- * hardware events (cycles leading instructions) of this task compete
- * for the counters, more than the PMU holds at once, so the
- * multiplexing timer swaps them all the while.  Against hw_mux_0 (the
- * loop alone), what is left is the cost of the timer's rounds, which
- * take groups off and offer the PMU to the waiting ones: perf stat -e
- * with more events than counters pays it for as long as it runs.
+ * Multiplexing: a user loop (one operation: hwc_loop() of a million
+ * instructions, a millisecond of guest time under -icount shift=0)
+ * while ngroups flexible groups of two hardware events (cycles leading
+ * instructions) of this task compete for the counters, more than the
+ * PMU holds at once, so the multiplexing timer swaps them all the
+ * while.  Against hw_mux_0 (the loop alone), what is left is the cost
+ * of the timer's rounds, which take groups off and offer the PMU to the
+ * waiting ones: perf stat -e with more events than counters pays it for
+ * as long as it runs.
  */
-#define MUX_SPIN	200000
-
-static void mux_spin(void)
-{
-	volatile long sink = 0;
-	long i;
-
-	for (i = 0; i < MUX_SPIN; i++)
-		sink += i;
-}
+#define MUX_LOOP	(1000000 / LOOP_K)
 
 static double run_hw_mux(long n, long ngroups)
 {
@@ -946,7 +938,7 @@ static double run_hw_mux(long n, long ngroups)
 			die("ioctl (hw_mux)");
 	t0 = now_ns();
 	for (j = 0; j < n; j++)
-		mux_spin();
+		hwc_loop(MUX_LOOP);
 	t1 = now_ns();
 	close_events(fds, 2 * ngroups);
 	return (double)(t1 - t0);
