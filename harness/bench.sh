@@ -11,6 +11,11 @@
 # boot; the "perf part" column is (ours - ours' baseline) / (stock -
 # stock's baseline), "-" without a baseline or one of the four figures.
 #
+# On x86_64's hw boot our QEMU's PMU model also counts the PMU register
+# accesses (RDMSR, WRMSR, RDPMC; pmu-access-counts) in each benchmark's
+# timed part, which guest time under -icount cannot show: a second table
+# gives them per operation, ours beside stock (bench.c's BENCHPMU lines).
+#
 # BENCH selects what runs: benchmark names (bench.c's), hw (the hw_ ones,
 # hardware events) or sw (all the others); both groups by default.
 # Scenarios without the hardware they need (no PMU, or a kernel without
@@ -44,7 +49,9 @@ pick() {
 arches=("$@")
 [ ${#arches[@]} -gt 0 ] || arches=(x86_64 arm64)
 tsv=$BUILD/bench.tsv
+pmu_tsv=$BUILD/bench-pmu.tsv
 : > "$tsv"
+: > "$pmu_tsv"
 # The "ours" column is KERNEL's flavour: ours by default, next to measure
 # work in progress (KERNEL=next make bench).
 mine=${KERNEL:-ours}
@@ -65,12 +72,15 @@ for a in "${arches[@]}"; do
 			awk -v a="$a" -v k="$col" -v OFS='\t' '$1 == "BENCH" {
 				print a, k, $2, $3, $4, ($5 == "" ? "-" : $5) }' \
 				"$run/console.log" >> "$tsv"
+			awk -v a="$a" -v k="$col" -v OFS='\t' '$1 == "BENCHPMU" {
+				print a, k, $2, $3, $4, $5, $6 }' \
+				"$run/console.log" >> "$pmu_tsv"
 		done
 	done
 done
-python3 - "$tsv" "$BUILD/bench.json" "$(cat "$BUILD/base-version")" <<'PY'
+python3 - "$tsv" "$BUILD/bench.json" "$(cat "$BUILD/base-version")" "$pmu_tsv" <<'PY'
 import json, sys
-tsv, out, ver = sys.argv[1:4]
+tsv, out, ver, pmu_tsv = sys.argv[1:5]
 rows = {}
 for line in open(tsv):
     arch, kernel, name, value, unit, base = line.rstrip('\n').split('\t')
@@ -109,6 +119,32 @@ for (arch, name), r in rows.items():
     rat = lambda v: f'{v:10.2f}' if v is not None else f"{'-':>10}"
     print(f"{arch:8} {name:24} {fmt('stock')} {fmt('ours')} {r['unit']:8} "
           f"{rat(ratio)} {rat(pratio)}")
+# PMU register accesses per operation (x86_64 hw boot only).
+access = {}
+for line in open(pmu_tsv):
+    arch, kernel, name, rd, wr, pmc, gp = line.rstrip('\n').split('\t')
+    access.setdefault((arch, name), {})[kernel] = {
+        'rdmsr': float(rd), 'wrmsr': float(wr), 'rdpmc': float(pmc),
+        'faulted': float(gp)}
+if access:
+    print()
+    print('PMU register accesses per operation (our QEMU counts them; '
+          'RDMSR/WRMSR/RDPMC, faulted)')
+    print(f"{'arch':8} {'benchmark':24} {'stock':>24} {'ours':>24} "
+          f"{'ours/stock':>10}")
+    cell = lambda a: (f"{'-':>24}" if a is None else
+                      f"{a['rdmsr']:.1f}/{a['wrmsr']:.1f}/{a['rdpmc']:.1f}, "
+                      f"{a['faulted']:.0f}".rjust(24))
+    total = lambda a: a['rdmsr'] + a['wrmsr'] + a['rdpmc']
+    for (arch, name), r in access.items():
+        s, o = r.get('stock'), r.get('ours')
+        ratio = (total(o) / total(s) if s and o and total(s) > 0 else None)
+        rat = f'{ratio:10.2f}' if ratio is not None else f"{'-':>10}"
+        print(f"{arch:8} {name:24} {cell(s)} {cell(o)} {rat}")
+    for row in table:
+        r = access.get((row['arch'], row['benchmark']))
+        if r:
+            row['pmu_access'] = r
 json.dump({'linux': ver, 'results': table}, open(out, 'w'), indent=1)
 print(f'written to {out}')
 PY

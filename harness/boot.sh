@@ -150,22 +150,26 @@ x86_64)
 	# or amd-v2 (the same with PerfMonV2's global control and status,
 	# CPUID 0x80000022) boots with it; none without a PMU.  Run mode
 	# shows hardware events, so it defaults to intel; the rest to none.
+	# Bench mode has the model count its register accesses, which
+	# bench.c reads through the model's own CPUID leaf (pmu-access-counts).
+	pmu_extra=
+	[ "$mode" = bench ] && pmu_extra=,pmu-access-counts=on
 	case "$PMU_MODEL" in
-	intel) qemu+=(-cpu max,vendor=GenuineIntel -icount $icount) ;;
+	intel) qemu+=(-cpu max,vendor=GenuineIntel$pmu_extra -icount $icount) ;;
 	intel-kvm)
-		qemu+=(-cpu max,vendor=GenuineIntel,pmu-kvm=on -icount $icount) ;;
+		qemu+=(-cpu max,vendor=GenuineIntel,pmu-kvm=on$pmu_extra -icount $icount) ;;
 	intel-v5)
-		qemu+=(-cpu max,vendor=GenuineIntel,pmu-version=5,pmu-fixed-mask=0x5
+		qemu+=(-cpu max,vendor=GenuineIntel,pmu-version=5,pmu-fixed-mask=0x5$pmu_extra
 		       -icount $icount) ;;
 	intel-skl)
 		skl_cpu=max,vendor=GenuineIntel,family=6,model=94,stepping=3
-		qemu+=(-cpu "$skl_cpu,pmu-offcore=on,pmu-gp-counters=8"
+		qemu+=(-cpu "$skl_cpu,pmu-offcore=on,pmu-gp-counters=8$pmu_extra"
 		       -icount $icount) ;;
 	amd|amd-v2)	# EPYC without the features TCG lacks (each would warn)
 		amd_cpu=EPYC,pmu=on,-rdseed,-sha-ni,-xsavec,-3dnowprefetch,-misalignsse,-osvw,-topoext,-fxsr-opt,-nrip-save
 		[ "$PMU_MODEL" = amd-v2 ] &&
 			amd_cpu+=,xlevel=0x80000022,pmu-perfmon-v2=on
-		qemu+=(-cpu "$amd_cpu" -icount $icount) ;;
+		qemu+=(-cpu "$amd_cpu$pmu_extra" -icount $icount) ;;
 	none)
 		qemu+=(-cpu max,pmu=off)
 		[ "$mode" = bench ] || [ "$mode" = script ] &&

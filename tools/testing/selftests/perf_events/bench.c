@@ -11,6 +11,12 @@
  * where value is the mean cost in nanoseconds (CLOCK_MONOTONIC, i.e. guest
  * time: under QEMU -icount that is deterministic) per operation, except
  * rb_throughput which is MB/s of sample records written and consumed.
+ * On our QEMU's x86 PMU models with pmu-access-counts=on (make bench's hw
+ * boot), a second line gives the PMU register accesses per operation:
+ *
+ *   BENCHPMU <name> <rdmsr> <wrmsr> <rdpmc> <faulted>
+ *
+ * summed over both CPUs, in the same timed parts as the time.
  * baseline names the benchmark that does the same operation without any
  * event ("-" if none): a context switch or a fork costs far more than
  * perf adds to it, so the harness compares value minus the baseline's
@@ -62,6 +68,97 @@ static void die(const char *what)
 }
 
 /*
+ * PMU register accesses.  Under -icount an RDMSR or WRMSR costs one
+ * instruction, where silicon pays a hundred cycles or more and a KVM
+ * guest a VM exit, so guest time cannot show a driver that touches its
+ * registers needlessly.  Our QEMU's x86 PMU model counts them when asked
+ * (the pmu-access-counts property, harness/qemu/0017) and reports the
+ * counts of all vCPUs through a CPUID leaf of its own: the first leaf
+ * says "perfcorePMUa", the next one gives RDMSR, WRMSR, RDPMC and faulted
+ * accesses, each modulo 2^32.
+ */
+#define PMU_ACCESS_CPUID	0x4fffff00u
+
+struct pmu_access {
+	double rdmsr, wrmsr, rdpmc, gp;
+};
+
+static int have_pmu_access;
+/* The timed parts' accesses since measure() began counting. */
+static struct pmu_access access_sum;
+/* What span_begin() read, as raw 32-bit counts. */
+static unsigned int span_access[4];
+
+static void pmu_access_read(unsigned int r[4])
+{
+#if defined(__x86_64__)
+	asm volatile("cpuid"
+		     : "=a" (r[0]), "=b" (r[1]), "=c" (r[2]), "=d" (r[3])
+		     : "a" (PMU_ACCESS_CPUID + 1), "c" (0));
+#else
+	memset(r, 0, 4 * sizeof(*r));
+#endif
+}
+
+static int pmu_access_probe(void)
+{
+#if defined(__x86_64__)
+	unsigned int a, b, c, d;
+
+	asm volatile("cpuid"
+		     : "=a" (a), "=b" (b), "=c" (c), "=d" (d)
+		     : "a" (PMU_ACCESS_CPUID), "c" (0));
+	return a == PMU_ACCESS_CPUID + 1 && b == 0x66726570 &&
+	       c == 0x65726f63 && d == 0x61554d50;	/* "perfcorePMUa" */
+#else
+	return 0;
+#endif
+}
+
+/*
+ * The timed part of a run() is what lies between span_begin() and
+ * span_end(), both of which return now_ns(); the PMU register accesses
+ * in between go to access_sum.  Spans do not nest.
+ */
+static __u64 span_begin(void)
+{
+	if (have_pmu_access)
+		pmu_access_read(span_access);
+	return now_ns();
+}
+
+static __u64 span_end(void)
+{
+	__u64 t = now_ns();
+	unsigned int r[4];
+
+	if (have_pmu_access) {
+		pmu_access_read(r);
+		/* unsigned: a count that wrapped in between still subtracts */
+		access_sum.rdmsr += r[0] - span_access[0];
+		access_sum.wrmsr += r[1] - span_access[1];
+		access_sum.rdpmc += r[2] - span_access[2];
+		access_sum.gp += r[3] - span_access[3];
+	}
+	return t;
+}
+
+/*
+ * Scales the accesses added to access_sum since it was @before by
+ * @factor: for a run() whose operations are not the spans it timed.
+ */
+static void access_scale(const struct pmu_access *before, double factor)
+{
+	access_sum.rdmsr = before->rdmsr + (access_sum.rdmsr - before->rdmsr) * factor;
+	access_sum.wrmsr = before->wrmsr + (access_sum.wrmsr - before->wrmsr) * factor;
+	access_sum.rdpmc = before->rdpmc + (access_sum.rdpmc - before->rdpmc) * factor;
+	access_sum.gp = before->gp + (access_sum.gp - before->gp) * factor;
+}
+
+/* The accesses measure() found per operation. */
+static struct pmu_access access_per_op;
+
+/*
  * Each benchmark provides run(n, arg): do n operations and return the
  * nanoseconds they took (setup and teardown outside the timed part), or a
  * negative value on error.  measure() grows n until the accumulated time
@@ -79,6 +176,7 @@ static double measure(run_fn run, long arg, long n0)
 	t = run(n0 > 4 ? n0 / 4 : 1, arg);
 	if (t < 0)
 		return t;
+	memset(&access_sum, 0, sizeof(access_sum));
 	/*
 	 * Stop on the time actually spent (run() may report less than it
 	 * took, e.g. a difference against a baseline).
@@ -94,6 +192,10 @@ static double measure(run_fn run, long arg, long n0)
 		if (now_ns() - t0 < target_ns / 4 && n < (1L << 24))
 			n *= 2;
 	}
+	access_per_op.rdmsr = access_sum.rdmsr / ops;
+	access_per_op.wrmsr = access_sum.wrmsr / ops;
+	access_per_op.rdpmc = access_sum.rdpmc / ops;
+	access_per_op.gp = access_sum.gp / ops;
 	return total / ops;
 }
 
@@ -181,12 +283,12 @@ static double pingpong(long n, int nev, open_fn opener, int both)
 		if (write(p1[1], &c, 1) != 1 || read(p2[0], &c, 1) != 1)
 			die("pipe i/o");
 	}
-	t0 = now_ns();
+	t0 = span_begin();
 	for (i = 0; i < n; i++) {
 		if (write(p1[1], &c, 1) != 1 || read(p2[0], &c, 1) != 1)
 			die("pipe i/o");
 	}
-	t1 = now_ns();
+	t1 = span_end();
 
 	close_events(fds, nev);
 	free(fds);
@@ -241,11 +343,11 @@ static double run_read_1(long n, long arg)
 
 	if (fd < 0)
 		die("perf_event_open (read_1)");
-	t0 = now_ns();
+	t0 = span_begin();
 	for (i = 0; i < n; i++)
 		if (read(fd, &v, sizeof(v)) != sizeof(v))
 			die("read");
-	t1 = now_ns();
+	t1 = span_end();
 	close(fd);
 	return (double)(t1 - t0);
 }
@@ -270,11 +372,11 @@ static double run_read_group(long n, long nev)
 		if (fds[i] < 0)
 			die("perf_event_open (group sibling)");
 	}
-	t0 = now_ns();
+	t0 = span_begin();
 	for (j = 0; j < n; j++)
 		if (read(fds[0], buf, sizeof(buf)) != want)
 			die("read group");
-	t1 = now_ns();
+	t1 = span_end();
 	for (i = nev - 1; i >= 0; i--)
 		close(fds[i]);
 	return (double)(t1 - t0);
@@ -312,12 +414,12 @@ static double toggle_n(int fd, long n)
 	__u64 t0, t1;
 	long j;
 
-	t0 = now_ns();
+	t0 = span_begin();
 	for (j = 0; j < n; j++)
 		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) ||
 		    ioctl(fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP))
 			die("ioctl (toggle group)");
-	t1 = now_ns();
+	t1 = span_end();
 	return (double)(t1 - t0);
 }
 
@@ -358,14 +460,14 @@ static double run_open_close(long n, long arg)
 	int fd;
 
 	attr_sw(&attr, PERF_COUNT_SW_CONTEXT_SWITCHES);
-	t0 = now_ns();
+	t0 = span_begin();
 	for (i = 0; i < n; i++) {
 		fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 		if (fd < 0)
 			die("perf_event_open (open_close)");
 		close(fd);
 	}
-	t1 = now_ns();
+	t1 = span_end();
 	return (double)(t1 - t0);
 }
 
@@ -393,7 +495,7 @@ static double run_fork_inherit(long n, long nev)
 		if (fds[i] < 0)
 			die("perf_event_open (inherit)");
 	}
-	t0 = now_ns();
+	t0 = span_begin();
 	for (j = 0; j < n; j++) {
 		pid = fork();
 		if (pid < 0)
@@ -403,7 +505,7 @@ static double run_fork_inherit(long n, long nev)
 		if (waitpid(pid, &status, 0) != pid)
 			die("waitpid");
 	}
-	t1 = now_ns();
+	t1 = span_end();
 	for (i = 0; i < nev; i++)
 		close(fds[i]);
 	return (double)(t1 - t0);
@@ -429,10 +531,10 @@ static double touch_fresh(long npages)
 #ifdef MADV_NOHUGEPAGE
 	madvise(p, npages * page_size, MADV_NOHUGEPAGE);
 #endif
-	t0 = now_ns();
+	t0 = span_begin();
 	for (i = 0; i < npages; i++)
 		p[i * page_size] = 1;
-	t1 = now_ns();
+	t1 = span_end();
 	munmap(p, npages * page_size);
 	return (double)(t1 - t0);
 }
@@ -571,7 +673,7 @@ static double run_rb_throughput(long n, long arg)
 				PERF_SAMPLE_PERIOD, &mp);
 	rb_consume(mp);
 	bytes0 = rb_bytes;
-	t0 = now_ns();
+	t0 = span_begin();
 	for (i = 0; i < n; i++) {
 		/*
 		 * Replace the region with fresh zero pages so that every
@@ -585,7 +687,7 @@ static double run_rb_throughput(long n, long arg)
 			p[j * page_size] = 1;
 		sink += rb_consume(mp);
 	}
-	t1 = now_ns();
+	t1 = span_end();
 	if (rb_bytes == bytes0) {
 		fprintf(stderr, "bench: rb_throughput: no records consumed\n");
 		return -1;
@@ -673,11 +775,11 @@ static double run_hw_read_1(long n, long arg)
 	fd = hw_open(PERF_COUNT_HW_INSTRUCTIONS, 0, 0);
 	if (fd < 0)
 		return hw_open_failed("perf_event_open (hw_read_1)");
-	t0 = now_ns();
+	t0 = span_begin();
 	for (i = 0; i < n; i++)
 		if (read(fd, &v, sizeof(v)) != sizeof(v))
 			die("read");
-	t1 = now_ns();
+	t1 = span_end();
 	close(fd);
 	return (double)(t1 - t0);
 }
@@ -748,10 +850,10 @@ static double run_hw_rdpmc(long n, long arg)
 		close(fd);
 		return not_available("no user RDPMC (cap_user_rdpmc or index 0)", 0);
 	}
-	t0 = now_ns();
+	t0 = span_begin();
 	for (i = 0; i < n; i++)
 		sink += mmap_read_self(pc);
-	t1 = now_ns();
+	t1 = span_end();
 	munmap(pc, page_size);
 	close(fd);
 	(void)sink;
@@ -936,10 +1038,10 @@ static double run_hw_mux(long n, long ngroups)
 		if (ioctl(fds[2 * i], PERF_EVENT_IOC_ENABLE,
 			  PERF_IOC_FLAG_GROUP))
 			die("ioctl (hw_mux)");
-	t0 = now_ns();
+	t0 = span_begin();
 	for (j = 0; j < n; j++)
 		hwc_loop(MUX_LOOP);
-	t1 = now_ns();
+	t1 = span_end();
 	close_events(fds, 2 * ngroups);
 	return (double)(t1 - t0);
 }
@@ -1026,6 +1128,7 @@ static double run_hw_sample_pmi(long n, long arg)
 	struct perf_event_mmap_page *mp;
 	struct perf_event_attr attr;
 	struct pmi_tally tally = { 0 };
+	struct pmu_access before;
 	long c, chunks = (n + PMI_CHUNK - 1) / PMI_CHUNK;
 	double base = 0, with = 0;
 	__u64 t0;
@@ -1052,11 +1155,12 @@ static double run_hw_sample_pmi(long n, long arg)
 	mp = perf_rb_mmap(fd, PMI_PAGES, PROT_READ | PROT_WRITE);
 	if (!mp)
 		die("mmap (hw_sample_pmi ring buffer)");
+	before = access_sum;
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (c = 0; c < chunks; c++) {
-		t0 = now_ns();
+		t0 = span_begin();
 		hwc_loop(loop);
-		with += now_ns() - t0;
+		with += span_end() - t0;
 		pmi_drain(mp, &tally);
 	}
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -1072,6 +1176,7 @@ static double run_hw_sample_pmi(long n, long arg)
 		fprintf(stderr, "bench: hw_sample_pmi: %ld throttle and %ld lost records in %ld samples\n",
 			tally.throttles, tally.lost, tally.samples);
 	/* Per sample, in measure()'s terms of n operations. */
+	access_scale(&before, (double)n / tally.samples);
 	return with > base ? (with - base) * n / tally.samples : 0;
 }
 
@@ -1181,6 +1286,10 @@ static void run_bench(const struct bench *b, size_t nb)
 	} else {
 		printf("BENCH %s %.1f ns %s\n", b->name, v, base);
 	}
+	if (have_pmu_access)
+		printf("BENCHPMU %s %.2f %.2f %.2f %.2f\n", b->name,
+		       access_per_op.rdmsr, access_per_op.wrmsr,
+		       access_per_op.rdpmc, access_per_op.gp);
 	fflush(stdout);
 }
 
@@ -1255,6 +1364,7 @@ int main(int argc, char **argv)
 	}
 	if (pin_to_cpu(0))
 		die("sched_setaffinity");
+	have_pmu_access = pmu_access_probe();
 
 	for (i = 0; i < nb; i++) {
 		for (a = 1; a < argc; a++)
