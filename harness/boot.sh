@@ -139,8 +139,10 @@ x86_64)
 	      -append "console=ttyS0 tsc=reliable $append")
 	# Our QEMU's PMU model counts only under -icount, where each vCPU's
 	# instruction count is exact: PMU_MODEL=intel (architectural
-	# perfmon v2: 4 general and 3 fixed counters), intel-kvm (the same
-	# as a KVM guest's vPMU sees it: DEBUGCTL refuses the freeze bits,
+	# perfmon v2: 4 general and 3 fixed counters, and, as on the parts
+	# of that version, no full-width counter writes: a counter takes 32
+	# bits sign-extended), intel-kvm (a perfmon v2 PMU as a KVM guest's
+	# vPMU sees it: full-width writes, DEBUGCTL refuses the freeze bits,
 	# no SMM freeze in PERF_CAPABILITIES), intel-v5 (perfmon v5, whose
 	# fixed counters 0 and 2 are there but not 1), intel-skl (the
 	# intel model as a Skylake, family 6 model 5EH, Hyper-Threading
@@ -155,7 +157,9 @@ x86_64)
 	pmu_extra=
 	[ "$mode" = bench ] && pmu_extra=,pmu-access-counts=on
 	case "$PMU_MODEL" in
-	intel) qemu+=(-cpu max,vendor=GenuineIntel$pmu_extra -icount $icount) ;;
+	intel)
+		qemu+=(-cpu max,vendor=GenuineIntel,pmu-full-width=off$pmu_extra
+		       -icount $icount) ;;
 	intel-kvm)
 		qemu+=(-cpu max,vendor=GenuineIntel,pmu-kvm=on$pmu_extra -icount $icount) ;;
 	intel-v5)
