@@ -430,6 +430,44 @@ static inline int open_sampler(__u64 config, __u64 period, struct perf_rb *rb)
 	return fd;
 }
 
+struct sample_stats {
+	unsigned long samples, in_loop, other, bad_period, bad_tid;
+};
+
+/*
+ * Walk the ring buffer of a sampling event whose sample_type is
+ * IP | TID | PERIOD and tally the samples.  The event is disabled by
+ * now, so this only reads: data_tail is left alone.
+ */
+static inline void tally_samples(struct perf_rb *rb, __u64 period,
+				 struct sample_stats *st)
+{
+	struct {
+		struct perf_event_header h;
+		__u64 ip;
+		__u32 pid, tid;
+		__u64 period;
+	} r;
+	int type;
+
+	memset(st, 0, sizeof(*st));
+	while ((type = perf_rb_fetch(rb, &r, sizeof(r))) >= 0) {
+		if (type == PERF_RECORD_SAMPLE) {
+			st->samples++;
+			if (r.period != period)
+				st->bad_period++;
+			if (r.pid != (__u32)getpid() ||
+			    r.tid != (__u32)syscall(__NR_gettid))
+				st->bad_tid++;
+			if (r.ip >= (unsigned long)hwc_loop_body &&
+			    r.ip <= (unsigned long)hwc_loop_end)
+				st->in_loop++;
+		} else {
+			st->other++;
+		}
+	}
+}
+
 /*
  * More events than counters: @nev user-only instruction events, each on
  * its own, count one pass of hwc_loop() lasting @intervals rotation

@@ -327,44 +327,6 @@ TEST(hw_dynamic_pmu_type)
 	close(fgi);
 }
 
-struct sample_stats {
-	unsigned long samples, in_loop, other, bad_period, bad_tid;
-};
-
-/*
- * Walk the ring buffer of a sampling event whose sample_type is
- * IP | TID | PERIOD and tally the samples.  The event is disabled by
- * now, so this only reads: data_tail is left alone.
- */
-static void tally_samples(struct perf_rb *rb, __u64 period,
-			  struct sample_stats *st)
-{
-	struct {
-		struct perf_event_header h;
-		__u64 ip;
-		__u32 pid, tid;
-		__u64 period;
-	} r;
-	int type;
-
-	memset(st, 0, sizeof(*st));
-	while ((type = perf_rb_fetch(rb, &r, sizeof(r))) >= 0) {
-		if (type == PERF_RECORD_SAMPLE) {
-			st->samples++;
-			if (r.period != period)
-				st->bad_period++;
-			if (r.pid != (__u32)getpid() ||
-			    r.tid != (__u32)syscall(__NR_gettid))
-				st->bad_tid++;
-			if (r.ip >= (unsigned long)hwc_loop_body &&
-			    r.ip <= (unsigned long)hwc_loop_end)
-				st->in_loop++;
-		} else {
-			st->other++;
-		}
-	}
-}
-
 /*
  * Overflow sampling at an exact period: sample_period=P on cycles (the
  * dedicated cycle counter; Intel's fixed counter 1) over a user loop of

@@ -267,6 +267,44 @@ TEST(x86_fixed_and_gp_counters_agree)
 }
 
 /*
+ * open_sampler() on @config, then @n passes of hwc_loop() with it enabled
+ * (a short one first with it off, to fault the loop in), and it disabled
+ * again.  Return: its fd, -1 if it did not open; *@fixed: whether it ran
+ * on a fixed counter.
+ */
+static int sample_over_loop(__u64 config, __u64 period, unsigned long n,
+			    struct perf_rb *rb, int *fixed)
+{
+	int fd = open_sampler(config, period, rb);
+
+	if (fd < 0)
+		return -1;
+	hwc_loop(1000);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	*fixed = on_fixed(rb->up);
+	hwc_loop(n);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	return fd;
+}
+
+/*
+ * A pinned, enabled, user-only counting event of the generic hardware
+ * event @config on this thread: on Intel it holds that event's fixed
+ * counter, so that another one of the same event takes a general-purpose
+ * counter.
+ */
+static int open_blocker(__u64 config)
+{
+	struct perf_event_attr attr;
+
+	attr_hw(&attr, PERF_TYPE_HARDWARE, config);
+	attr.disabled = 0;
+	attr.pinned = 1;
+	attr.exclude_kernel = 1;
+	return sys_perf_event_open(&attr, 0, -1, -1, 0);
+}
+
+/*
  * Overflow samples come exactly every P instructions: with the loop
  * body's 4 instructions and P = 4k + 1, each sample's IP is one
  * instruction further round the loop than the one before.  Checked on a
@@ -288,7 +326,6 @@ TEST(x86_sample_every_period)
 {
 	const __u64 period = 100001;
 	const unsigned long m = 20;
-	struct perf_event_attr attr;
 	struct perf_rb rb;
 	struct {
 		struct perf_event_header h;
@@ -304,22 +341,12 @@ TEST(x86_sample_every_period)
 	for (pass = 0; pass < (pmu->fixed_counters ? 2 : 1); pass++) {
 		blocker = -1;
 		if (pass) {
-			attr_hw(&attr, PERF_TYPE_HARDWARE,
-				PERF_COUNT_HW_INSTRUCTIONS);
-			attr.disabled = 0;
-			attr.pinned = 1;
-			attr.exclude_kernel = 1;
-			blocker = sys_perf_event_open(&attr, 0, -1, -1, 0);
+			blocker = open_blocker(PERF_COUNT_HW_INSTRUCTIONS);
 			ASSERT_GE(blocker, 0);
 		}
-		fd = open_sampler(PERF_COUNT_HW_INSTRUCTIONS, period, &rb);
+		fd = sample_over_loop(PERF_COUNT_HW_INSTRUCTIONS, period,
+				      m * period / LOOP_K, &rb, &fixed);
 		ASSERT_GE(fd, 0);
-
-		hwc_loop(1000);
-		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-		fixed = on_fixed(rb.up);
-		hwc_loop(m * period / LOOP_K);
-		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 
 		EXPECT_EQ(pmu->fixed_counters && !pass, fixed);
 		samples = 0;
@@ -359,6 +386,50 @@ TEST(x86_sample_every_period)
 		if (blocker >= 0)
 			close(blocker);
 	}
+}
+
+/*
+ * A sample period longer than 2^31 on a general-purpose counter: one
+ * sample, after exactly that many cycles.  Without full-width writes
+ * (IA32_PERF_CAPABILITIES[13] clear: parts before Ivy Bridge, and our
+ * intel model, pmu-full-width=off) a counter is loaded through the
+ * legacy IA32_PMCx, which takes bits 31:0 and sign-extends bit 31, so a
+ * driver must split such a period into loads below 2^31: loaded with
+ * -P in one go, the counter would read as a small positive number and
+ * take 2^48 counts to overflow, and the sample would never come.  The
+ * period is in cycles (two per instruction on the model), so that 1.6
+ * billion instructions cover one and a half periods; on Intel a pinned
+ * cycles event holds fixed counter 1, so that the sampler takes a
+ * general-purpose counter.
+ */
+TEST(x86_sample_period_above_31_bits)
+{
+	const __u64 period = (1ULL << 31) + (1ULL << 24);
+	struct sample_stats st;
+	int fd, blocker = -1, fixed;
+	struct perf_rb rb;
+
+	X86_REQUIRE();
+	NOT_ON_DEBUG_KERNEL();
+	if (pmu->fixed_counters >= 2) {
+		blocker = open_blocker(PERF_COUNT_HW_CPU_CYCLES);
+		ASSERT_GE(blocker, 0);
+	}
+	fd = sample_over_loop(PERF_COUNT_HW_CPU_CYCLES, period,
+			      3 * period / (2 * LOOP_K * pmu->cycles_per_insn),
+			      &rb, &fixed);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(0, fixed);
+
+	tally_samples(&rb, period, &st);
+	EXPECT_EQ(1, st.samples)
+		TH_LOG("%lu samples of period %llu in 1.5 periods", st.samples,
+		       (unsigned long long)period);
+	EXPECT_EQ(0, st.bad_period);
+	perf_rb_unmap(&rb);
+	close(fd);
+	if (blocker >= 0)
+		close(blocker);
 }
 
 /*
