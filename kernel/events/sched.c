@@ -652,6 +652,39 @@ static void perf_sched_in_all(struct perf_cpu_context *cpuctx,
 		perf_ctx_sched_in(task_ctx, NULL, EVENT_FLEXIBLE);
 }
 
+/* Hold every PMU with groups in @ctx disabled, or let them go again. */
+static void perf_ctx_hold_each(struct perf_event_context *ctx, bool hold)
+{
+	struct perf_event_pmu_context *epc;
+
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (hold)
+			perf_pmu_disable(epc->pmu);
+		else
+			perf_pmu_enable(epc->pmu);
+	}
+}
+
+/*
+ * Hold @pmu disabled (every PMU of the two contexts if NULL), or let go
+ * again: nestable, so each call with @hold set is undone by one without.
+ */
+static void perf_resched_hold(struct perf_cpu_context *cpuctx,
+			      struct perf_event_context *task_ctx,
+			      struct pmu *pmu, bool hold)
+{
+	if (pmu) {
+		if (hold)
+			perf_pmu_disable(pmu);
+		else
+			perf_pmu_enable(pmu);
+		return;
+	}
+	perf_ctx_hold_each(&cpuctx->ctx, hold);
+	if (task_ctx)
+		perf_ctx_hold_each(task_ctx, hold);
+}
+
 /**
  * perf_ctx_resched - re-place groups after the enabled set changed
  * @cpuctx: this CPU's context
@@ -670,6 +703,10 @@ static void perf_sched_in_all(struct perf_cpu_context *cpuctx,
  * a software group does not reprogram the hardware counters beside it.
  * Only what came off is offered the PMU again: a new task flexible
  * group, the common case, costs one pass over its PMU's flexible groups.
+ * The PMUs stay disabled from the first group off to the last one on,
+ * so that a driver that programs at pmu_enable (x86) writes only what
+ * changed, once, rather than taking everything off and putting it all
+ * back in two rounds of register writes.
  */
 void perf_ctx_resched(struct perf_cpu_context *cpuctx,
 		      struct perf_event_context *task_ctx,
@@ -691,6 +728,8 @@ void perf_ctx_resched(struct perf_cpu_context *cpuctx,
 	if (!task_ctx)
 		task_type = 0;
 
+	perf_resched_hold(cpuctx, task_ctx, pmu, true);
+
 	if (task_type)
 		perf_ctx_sched_out(task_ctx, pmu, task_type);
 	if (cpu_type)
@@ -705,6 +744,8 @@ void perf_ctx_resched(struct perf_cpu_context *cpuctx,
 		perf_ctx_sched_in(&cpuctx->ctx, pmu, EVENT_FLEXIBLE);
 	if (task_type & EVENT_FLEXIBLE)
 		perf_ctx_sched_in(task_ctx, pmu, EVENT_FLEXIBLE);
+
+	perf_resched_hold(cpuctx, task_ctx, pmu, false);
 }
 
 /**
