@@ -154,7 +154,10 @@ struct x86c_extra_state {
  * @owner: the event programmed on each counter, or NULL
  * @owned: the counters that have an owner
  * @running: counters that are programmed and started
- * @fixed_ctrl: Intel: IA32_FIXED_CTR_CTRL as last written
+ * @fixed_ctrl: Intel: IA32_FIXED_CTR_CTRL as the programmed counters
+ *	want it
+ * @fixed_ctrl_hw: Intel: IA32_FIXED_CTR_CTRL as last written (while
+ *	@disabled, @fixed_ctrl waits for the enable)
  * @used_ever: counters that held an event since their counts were last
  *	cleared for a task allowed RDPMC
  * @nmi_window_end: jiffies until which an NMI nobody claims is taken as
@@ -180,6 +183,7 @@ struct x86c_cpu {
 	u64			owned;
 	u64			running;
 	u64			fixed_ctrl;
+	u64			fixed_ctrl_hw;
 	u64			used_ever;
 	unsigned long		nmi_window_end;
 	struct perf_guest_switch_msr guest_msr;

@@ -90,6 +90,7 @@
  * @gp: the general-purpose counters, as the hardware holds them
  * @fixed: the fixed counters
  * @fixed_ctrl: IA32_FIXED_CTR_CTRL
+ * @fixed_ctrl_writes: how many times it was written
  * @global_ctrl: IA32_PERF_GLOBAL_CTRL
  * @global_status: IA32_PERF_GLOBAL_STATUS, set by fake_count() on a wrap
  *	and cleared through IA32_PERF_GLOBAL_OVF_CTRL, as on the CPU
@@ -113,6 +114,7 @@ struct fake_hw {
 	u64	gp[FAKE_GP];
 	u64	fixed[FAKE_FIXED];
 	u64	fixed_ctrl;
+	int	fixed_ctrl_writes;
 	u64	global_ctrl;
 	u64	global_status;
 	u64	debugctl;
@@ -257,6 +259,7 @@ static void fake_write_msr(u32 msr, u64 val)
 		fake_bad("write", msr, val);
 		return;
 	}
+	fake->fixed_ctrl_writes += msr == M_FIXED_CTR_CTRL;
 	*reg = val;
 }
 
@@ -731,7 +734,7 @@ static void counters_cpu_reset_acks_what_exists(struct kunit *test)
 /*
  * IA32_FIXED_CTR_CTRL: 4 bits per fixed counter, OS bit 0, USR bit 1,
  * AnyThread bit 2, PMI bit 3.  Programming one counter keeps the
- * others' bits.
+ * others' bits.  While disabled, one write at the enable (or none).
  */
 static void intel_fixed_ctrl_bits(struct kunit *test)
 {
@@ -739,6 +742,7 @@ static void intel_fixed_ctrl_bits(struct kunit *test)
 	const struct x86c_vendor *v = &x86c_intel_v2_vendor;
 	struct x86c_cpu *cpu = ctx->cpu;
 	struct x86c_pmu *p = ctx->p;
+	int writes;
 
 	v->program(p, cpu, FIX(1), EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0x3c);
 	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0xb0ULL);
@@ -760,6 +764,27 @@ static void intel_fixed_ctrl_bits(struct kunit *test)
 	v->unprogram(p, cpu, FIX(1));
 	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0ULL);
 	KUNIT_EXPECT_EQ(test, cpu->fixed_ctrl, 0ULL);
+
+	/*
+	 * While the counters are disabled a change waits for the enable,
+	 * which writes the register once, and not at all when the fixed
+	 * counters end up as they were (a group taken off and put back).
+	 */
+	writes = fake->fixed_ctrl_writes;
+	cpu->disabled = true;
+	v->program(p, cpu, FIX(0), EVTSEL_USR | 0xc0);
+	v->program(p, cpu, FIX(1), EVTSEL_USR | 0x3c);
+	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0ULL);
+	cpu->disabled = false;
+	v->enable_all(p, cpu);
+	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0x22ULL);
+	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl_writes, writes + 1);
+	cpu->disabled = true;
+	v->unprogram(p, cpu, FIX(1));
+	v->program(p, cpu, FIX(1), EVTSEL_USR | 0x3c);
+	cpu->disabled = false;
+	v->enable_all(p, cpu);
+	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl_writes, writes + 1);
 
 	/* Fixed counters have no event select. */
 	KUNIT_EXPECT_EQ(test, fake->evtsel[0] | fake->evtsel[1] |

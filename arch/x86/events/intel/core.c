@@ -95,13 +95,24 @@ static u64 intel_fixed_bits(int i, u64 config)
 	return bits << (i * INTEL_FIXED_BITS_STRIDE);
 }
 
+/*
+ * One register controls every fixed counter.  While the counters are
+ * disabled (between pmu_disable and pmu_enable, where the core takes
+ * groups off and puts them on), a change is only noted: intel_enable_all()
+ * writes the result once, and not at all when the fixed counters end up
+ * programmed as they were, as when a group is taken off and put back.
+ * Otherwise (the PMI, a lone start or stop) it is written at once.
+ */
 static void intel_set_fixed(struct x86c_pmu *p, struct x86c_cpu *cpu, int i,
 			    u64 bits)
 {
 	u64 mask = 0xfULL << (i * INTEL_FIXED_BITS_STRIDE);
 
 	cpu->fixed_ctrl = (cpu->fixed_ctrl & ~mask) | bits;
+	if (cpu->disabled)
+		return;
 	p->hw->write_msr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL, cpu->fixed_ctrl);
+	cpu->fixed_ctrl_hw = cpu->fixed_ctrl;
 }
 
 /* Version 2 and later: GLOBAL_CTRL gates, so a counter is always armed. */
@@ -126,6 +137,11 @@ static void intel_unprogram(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
 
 static void intel_enable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
+	if (cpu->fixed_ctrl != cpu->fixed_ctrl_hw) {
+		p->hw->write_msr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL,
+				 cpu->fixed_ctrl);
+		cpu->fixed_ctrl_hw = cpu->fixed_ctrl;
+	}
 	p->hw->write_msr(MSR_CORE_PERF_GLOBAL_CTRL, p->all_mask);
 }
 
