@@ -78,25 +78,23 @@ static void die(const char *what)
  * accesses, each modulo 2^32.
  */
 #define PMU_ACCESS_CPUID	0x4fffff00u
-
-struct pmu_access {
-	double rdmsr, wrmsr, rdpmc, gp;
-};
+/* RDMSR, WRMSR, RDPMC and faulted, in the order the leaf gives them. */
+#define PMU_ACCESS_KINDS	4
 
 static int have_pmu_access;
 /* The timed parts' accesses since measure() began counting. */
-static struct pmu_access access_sum;
+static double access_sum[PMU_ACCESS_KINDS];
 /* What span_begin() read, as raw 32-bit counts. */
-static unsigned int span_access[4];
+static unsigned int span_access[PMU_ACCESS_KINDS];
+/* The accesses measure() found per operation. */
+static double access_per_op[PMU_ACCESS_KINDS];
 
-static void pmu_access_read(unsigned int r[4])
+static void pmu_access_read(unsigned int r[PMU_ACCESS_KINDS])
 {
 #if defined(__x86_64__)
-	asm volatile("cpuid"
-		     : "=a" (r[0]), "=b" (r[1]), "=c" (r[2]), "=d" (r[3])
-		     : "a" (PMU_ACCESS_CPUID + 1), "c" (0));
+	__cpuid(PMU_ACCESS_CPUID + 1, r[0], r[1], r[2], r[3]);
 #else
-	memset(r, 0, 4 * sizeof(*r));
+	memset(r, 0, PMU_ACCESS_KINDS * sizeof(*r));
 #endif
 }
 
@@ -105,9 +103,7 @@ static int pmu_access_probe(void)
 #if defined(__x86_64__)
 	unsigned int a, b, c, d;
 
-	asm volatile("cpuid"
-		     : "=a" (a), "=b" (b), "=c" (c), "=d" (d)
-		     : "a" (PMU_ACCESS_CPUID), "c" (0));
+	__cpuid(PMU_ACCESS_CPUID, a, b, c, d);
 	return a == PMU_ACCESS_CPUID + 1 && b == 0x66726570 &&
 	       c == 0x65726f63 && d == 0x61554d50;	/* "perfcorePMUa" */
 #else
@@ -130,15 +126,14 @@ static __u64 span_begin(void)
 static __u64 span_end(void)
 {
 	__u64 t = now_ns();
-	unsigned int r[4];
+	unsigned int r[PMU_ACCESS_KINDS];
+	int k;
 
 	if (have_pmu_access) {
 		pmu_access_read(r);
 		/* unsigned: a count that wrapped in between still subtracts */
-		access_sum.rdmsr += r[0] - span_access[0];
-		access_sum.wrmsr += r[1] - span_access[1];
-		access_sum.rdpmc += r[2] - span_access[2];
-		access_sum.gp += r[3] - span_access[3];
+		for (k = 0; k < PMU_ACCESS_KINDS; k++)
+			access_sum[k] += r[k] - span_access[k];
 	}
 	return t;
 }
@@ -147,16 +142,13 @@ static __u64 span_end(void)
  * Scales the accesses added to access_sum since it was @before by
  * @factor: for a run() whose operations are not the spans it timed.
  */
-static void access_scale(const struct pmu_access *before, double factor)
+static void access_scale(const double before[PMU_ACCESS_KINDS], double factor)
 {
-	access_sum.rdmsr = before->rdmsr + (access_sum.rdmsr - before->rdmsr) * factor;
-	access_sum.wrmsr = before->wrmsr + (access_sum.wrmsr - before->wrmsr) * factor;
-	access_sum.rdpmc = before->rdpmc + (access_sum.rdpmc - before->rdpmc) * factor;
-	access_sum.gp = before->gp + (access_sum.gp - before->gp) * factor;
-}
+	int k;
 
-/* The accesses measure() found per operation. */
-static struct pmu_access access_per_op;
+	for (k = 0; k < PMU_ACCESS_KINDS; k++)
+		access_sum[k] = before[k] + (access_sum[k] - before[k]) * factor;
+}
 
 /*
  * Each benchmark provides run(n, arg): do n operations and return the
@@ -170,13 +162,14 @@ static double measure(run_fn run, long arg, long n0)
 {
 	double total = 0, spent = 0, t;
 	long ops = 0, n = n0;
+	int k;
 	__u64 t0;
 
 	/* Warm-up: caches, page tables, first-time allocations. */
 	t = run(n0 > 4 ? n0 / 4 : 1, arg);
 	if (t < 0)
 		return t;
-	memset(&access_sum, 0, sizeof(access_sum));
+	memset(access_sum, 0, sizeof(access_sum));
 	/*
 	 * Stop on the time actually spent (run() may report less than it
 	 * took, e.g. a difference against a baseline).
@@ -192,10 +185,8 @@ static double measure(run_fn run, long arg, long n0)
 		if (now_ns() - t0 < target_ns / 4 && n < (1L << 24))
 			n *= 2;
 	}
-	access_per_op.rdmsr = access_sum.rdmsr / ops;
-	access_per_op.wrmsr = access_sum.wrmsr / ops;
-	access_per_op.rdpmc = access_sum.rdpmc / ops;
-	access_per_op.gp = access_sum.gp / ops;
+	for (k = 0; k < PMU_ACCESS_KINDS; k++)
+		access_per_op[k] = access_sum[k] / ops;
 	return total / ops;
 }
 
@@ -1128,7 +1119,7 @@ static double run_hw_sample_pmi(long n, long arg)
 	struct perf_event_mmap_page *mp;
 	struct perf_event_attr attr;
 	struct pmi_tally tally = { 0 };
-	struct pmu_access before;
+	double before[PMU_ACCESS_KINDS];
 	long c, chunks = (n + PMI_CHUNK - 1) / PMI_CHUNK;
 	double base = 0, with = 0;
 	__u64 t0;
@@ -1155,7 +1146,7 @@ static double run_hw_sample_pmi(long n, long arg)
 	mp = perf_rb_mmap(fd, PMI_PAGES, PROT_READ | PROT_WRITE);
 	if (!mp)
 		die("mmap (hw_sample_pmi ring buffer)");
-	before = access_sum;
+	memcpy(before, access_sum, sizeof(before));
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	for (c = 0; c < chunks; c++) {
 		t0 = span_begin();
@@ -1176,7 +1167,7 @@ static double run_hw_sample_pmi(long n, long arg)
 		fprintf(stderr, "bench: hw_sample_pmi: %ld throttle and %ld lost records in %ld samples\n",
 			tally.throttles, tally.lost, tally.samples);
 	/* Per sample, in measure()'s terms of n operations. */
-	access_scale(&before, (double)n / tally.samples);
+	access_scale(before, (double)n / tally.samples);
 	return with > base ? (with - base) * n / tally.samples : 0;
 }
 
@@ -1288,8 +1279,8 @@ static void run_bench(const struct bench *b, size_t nb)
 	}
 	if (have_pmu_access)
 		printf("BENCHPMU %s %.2f %.2f %.2f %.2f\n", b->name,
-		       access_per_op.rdmsr, access_per_op.wrmsr,
-		       access_per_op.rdpmc, access_per_op.gp);
+		       access_per_op[0], access_per_op[1],
+		       access_per_op[2], access_per_op[3]);
 	fflush(stdout);
 }
 
