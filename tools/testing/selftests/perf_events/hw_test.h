@@ -430,14 +430,19 @@ static inline int open_sampler(__u64 config, __u64 period, struct perf_rb *rb)
 	return fd;
 }
 
+/* How many sample IPs struct sample_stats keeps, the first ones. */
+#define SAMPLE_IPS	64
+
 struct sample_stats {
 	unsigned long samples, in_loop, other, bad_period, bad_tid;
+	__u64 ip[SAMPLE_IPS];
 };
 
 /*
  * Walk the ring buffer of a sampling event whose sample_type is
- * IP | TID | PERIOD and tally the samples.  The event is disabled by
- * now, so this only reads: data_tail is left alone.
+ * IP | TID | PERIOD and tally the samples, keeping the first SAMPLE_IPS
+ * IPs in order.  The event is disabled by now, so this only reads:
+ * data_tail is left alone.
  */
 static inline void tally_samples(struct perf_rb *rb, __u64 period,
 				 struct sample_stats *st)
@@ -453,6 +458,8 @@ static inline void tally_samples(struct perf_rb *rb, __u64 period,
 	memset(st, 0, sizeof(*st));
 	while ((type = perf_rb_fetch(rb, &r, sizeof(r))) >= 0) {
 		if (type == PERF_RECORD_SAMPLE) {
+			if (st->samples < SAMPLE_IPS)
+				st->ip[st->samples] = r.ip;
 			st->samples++;
 			if (r.period != period)
 				st->bad_period++;

@@ -326,15 +326,10 @@ TEST(x86_sample_every_period)
 {
 	const __u64 period = 100001;
 	const unsigned long m = 20;
+	struct sample_stats st;
 	struct perf_rb rb;
-	struct {
-		struct perf_event_header h;
-		__u64 ip;
-		__u32 pid, tid;
-		__u64 period;
-	} r;
-	unsigned long samples, steps, bad_steps, bad_period, out;
-	int fd, blocker, pass, fixed, pos, prev, type;
+	unsigned long i, steps, bad_steps, out;
+	int fd, blocker, pass, fixed, pos, prev;
 
 	X86_REQUIRE();
 	NOT_ON_DEBUG_KERNEL();
@@ -349,19 +344,13 @@ TEST(x86_sample_every_period)
 		ASSERT_GE(fd, 0);
 
 		EXPECT_EQ(pmu->fixed_counters && !pass, fixed);
-		samples = 0;
+		tally_samples(&rb, period, &st);
 		steps = 0;
 		bad_steps = 0;
-		bad_period = 0;
 		out = 0;
 		prev = -1;
-		while ((type = perf_rb_fetch(&rb, &r, sizeof(r))) >= 0) {
-			if (type != PERF_RECORD_SAMPLE)
-				continue;
-			samples++;
-			if (r.period != period)
-				bad_period++;
-			pos = loop_position(r.ip);
+		for (i = 0; i < st.samples && i < SAMPLE_IPS; i++) {
+			pos = loop_position(st.ip[i]);
 			if (pos < 0)
 				out++;
 			else if (prev >= 0 &&
@@ -371,15 +360,15 @@ TEST(x86_sample_every_period)
 				steps++;
 			prev = pos;
 		}
-		EXPECT_GE(samples, m - 1);
-		EXPECT_LE(samples, m + 1);
-		EXPECT_EQ(0, bad_period);
+		EXPECT_GE(st.samples, m - 1);
+		EXPECT_LE(st.samples, m + 1);
+		EXPECT_EQ(0, st.bad_period);
 		/* Only a sample in the enable/disable wrappers may be out. */
 		EXPECT_LE(out, 1);
 		EXPECT_GE(steps, m - 3);
 		EXPECT_EQ(0, bad_steps)
 			TH_LOG("%s counter: %lu samples, steps %lu right %lu wrong, %lu IPs out",
-			       fixed ? "fixed" : "GP", samples, steps,
+			       fixed ? "fixed" : "GP", st.samples, steps,
 			       bad_steps, out);
 		perf_rb_unmap(&rb);
 		close(fd);
