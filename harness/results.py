@@ -26,7 +26,7 @@ What becomes a result:
   perftest.<N>            with --perftest-expect FILE, on a boot whose model
                           FILE lists: `perf test`'s result N matches stock's
                           (pass), or not, or the test is missing (fail)
-With --model M (an x86 boot on one of our QEMU's PMU models) every name
+With --model M (a boot on one of the PMU models of boot.sh) every name
 is prefixed with "M.", e.g. intel.suite.hwcount.hw_percpu_event.
 `perf test` lines are saved to perf-test.txt; they are counted only where
 the expectations file has stock's results for the boot's model (M, or
@@ -265,7 +265,7 @@ def main():
     ap.add_argument('--debug', action='store_true')
     ap.add_argument('--profile', default='test')
     ap.add_argument('--xfail')
-    ap.add_argument('--model', help='x86 PMU model of the boot: names get it as a prefix')
+    ap.add_argument('--model', help='PMU model of the boot (boot.sh PMU_MODEL): names get it as a prefix')
     ap.add_argument('--perftest-expect', help="stock's perf test results per model")
     a = ap.parse_args()
 

@@ -240,19 +240,13 @@ asm(".text\n"
  * Every test starts with this.  On arm64 the PMU must be there; on
  * x86_64 CPUID says whether there is one (see the top), and the test
  * skips without it.
- */
-#if defined(__aarch64__)
-#define HW_REQUIRE() do {						\
-	ASSERT_TRUE(have_hw_pmu())					\
-		TH_LOG("arm64 guest: PMUv3 hardware events must open");	\
-	pmu = hw_pmu_probe();						\
-} while (0)
-#else
-/*
- * The perf NMI watchdog (HARDLOCKUP_DETECTOR_PERF, in the x86 test
- * config) keeps a pinned cycles event on every CPU: Intel's fixed
- * counter 1, or one of AMD's six.  The counter budgets above assume the
- * tests have the PMU to themselves, as a perf user gets after
+ *
+ * The perf NMI watchdog (HARDLOCKUP_DETECTOR_PERF, in both test
+ * configs; on arm64 it only runs where the PMU interrupt is a
+ * pseudo-NMI, harness/boot.sh's nmi boot) keeps a pinned cycles event
+ * on every CPU: Intel's fixed counter 1, one of AMD's six, arm64's
+ * cycle counter.  The counter budgets above assume the tests have the
+ * PMU to themselves, as a perf user gets after
  * "echo 0 > /proc/sys/kernel/nmi_watchdog", so the first hardware test
  * of a boot turns the watchdog off for the rest of it.  The watchdog
  * itself is tested in a boot of its own (hardlockup.c).  A kernel that
@@ -263,6 +257,14 @@ static inline void hw_release_watchdog(void)
 	write_file("/proc/sys/kernel/nmi_watchdog", "0");
 }
 
+#if defined(__aarch64__)
+#define HW_REQUIRE() do {						\
+	ASSERT_TRUE(have_hw_pmu())					\
+		TH_LOG("arm64 guest: PMUv3 hardware events must open");	\
+	pmu = hw_pmu_probe();						\
+	hw_release_watchdog();						\
+} while (0)
+#else
 #define HW_REQUIRE() do {						\
 	pmu = hw_pmu_probe();						\
 	if (pmu->absent)						\
