@@ -775,21 +775,45 @@ static double run_hw_read_1(long n, long arg)
 	return (double)(t1 - t0);
 }
 
+/*
+ * A counter as user space reads it, by the index the mmap page gives
+ * less one: x86's RDPMC takes it as is (fixed counters have bit 30);
+ * on arm64 (with kernel.perf_user_access=1, which the PMU driver turns
+ * into PMUSERENR_EL0 for the task) 31 is the cycle counter and the
+ * others are the event counters PMEVCNTR<n>_EL0.
+ */
 #if defined(__x86_64__)
-static inline __u64 rdpmc(unsigned int counter)
+static inline __u64 user_counter(unsigned int counter)
 {
 	unsigned int lo, hi;
 
 	asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (counter));
 	return lo | (__u64)hi << 32;
 }
+#elif defined(__aarch64__)
+#define READ_SYSREG(r)	({ __u64 v; asm volatile("mrs %0, " #r : "=r" (v)); v; })
+
+static inline __u64 user_counter(unsigned int counter)
+{
+	switch (counter) {
+	case 0: return READ_SYSREG(pmevcntr0_el0);
+	case 1: return READ_SYSREG(pmevcntr1_el0);
+	case 2: return READ_SYSREG(pmevcntr2_el0);
+	case 3: return READ_SYSREG(pmevcntr3_el0);
+	case 4: return READ_SYSREG(pmevcntr4_el0);
+	case 5: return READ_SYSREG(pmevcntr5_el0);
+	case 31: return READ_SYSREG(pmccntr_el0);
+	}
+	return 0;
+}
+#endif
 
 #define barrier()	asm volatile("" ::: "memory")
 
 /*
  * The self-monitoring read of include/uapi/linux/perf_event.h, as
  * written there: under the page's seqlock, offset plus the
- * sign-extended counter RDPMC reads at index - 1.
+ * sign-extended counter read at index - 1.
  */
 static inline __u64 mmap_read_self(volatile struct perf_event_mmap_page *pc)
 {
@@ -803,7 +827,7 @@ static inline __u64 mmap_read_self(volatile struct perf_event_mmap_page *pc)
 		count = pc->offset;
 		if (pc->cap_user_rdpmc && idx) {
 			width = pc->pmc_width;
-			pmc = rdpmc(idx - 1);
+			pmc = user_counter(idx - 1);
 			pmc <<= 64 - width;
 			count += (__u64)((__s64)pmc >> (64 - width));
 		}
@@ -813,10 +837,39 @@ static inline __u64 mmap_read_self(volatile struct perf_event_mmap_page *pc)
 }
 
 /*
+ * The user-readable event hw_rdpmc reads: on arm64 it must ask for
+ * user access (config1 bit 1, "rdpmc" in the PMU's format/) and, where
+ * the PMU has 64-bit event counters, for one of them (bit 0, "long"),
+ * which a counter read whole needs no sign extension for; a PMU without
+ * them refuses the pair, and then the 32-bit counter serves.
+ */
+static int hw_open_user_readable(void)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+#if defined(__aarch64__)
+	if (write_file("/proc/sys/kernel/perf_user_access", "1"))
+		return -1;
+	attr.config1 = 0x3;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd >= 0 || errno != EOPNOTSUPP)
+		return fd;
+	attr.config1 = 0x2;
+#endif
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	return fd;
+}
+
+/*
  * One user-only instructions event of this task read from user space
- * with RDPMC through its mmap page: the kernel is not involved, so this
- * is the cost of the read sequence (and of whatever the kernel does to
- * the page or the counter meanwhile: a retry, a tick).
+ * (RDPMC, or arm64's counter registers) through its mmap page: the
+ * kernel is not involved, so this is the cost of the read sequence (and
+ * of whatever the kernel does to the page or the counter meanwhile: a
+ * retry, a tick).
  */
 static double run_hw_rdpmc(long n, long arg)
 {
@@ -828,7 +881,7 @@ static double run_hw_rdpmc(long n, long arg)
 
 	if (hw_absent())
 		return NOT_AVAILABLE;
-	fd = hw_open(PERF_COUNT_HW_INSTRUCTIONS, 1, 1);
+	fd = hw_open_user_readable();
 	if (fd < 0)
 		return hw_open_failed("perf_event_open (hw_rdpmc)");
 	pc = perf_rb_mmap(fd, 0, PROT_READ);
@@ -839,7 +892,7 @@ static double run_hw_rdpmc(long n, long arg)
 	if (!pc->cap_user_rdpmc || !pc->index) {
 		munmap(pc, page_size);
 		close(fd);
-		return not_available("no user RDPMC (cap_user_rdpmc or index 0)", 0);
+		return not_available("no user counter read (cap_user_rdpmc or index 0)", 0);
 	}
 	t0 = span_begin();
 	for (i = 0; i < n; i++)
@@ -850,7 +903,6 @@ static double run_hw_rdpmc(long n, long arg)
 	(void)sink;
 	return (double)(t1 - t0);
 }
-#endif
 
 /*
  * Context switches of two tasks with nev hardware counting events each
@@ -1214,9 +1266,7 @@ static const struct bench {
 	{ "hw_toggle_sw_beside_4", run_hw_toggle_beside,	4,	64,	NS_PER_OP, NULL },
 	{ "hw_toggle_cpu_group_4", run_hw_toggle_cpu_group,	4,	64,	NS_PER_OP, NULL },
 	{ "hw_toggle_inherited_4", run_hw_toggle_inherited,	4,	64,	NS_PER_OP, NULL },
-#if defined(__x86_64__)
 	{ "hw_rdpmc",		run_hw_rdpmc,		0,	1024,	NS_PER_OP, NULL },
-#endif
 	{ "hw_ctxsw_0",		run_hw_ctxsw,		0,	64,	NS_PER_OP, NULL },
 	{ "hw_ctxsw_4",		run_hw_ctxsw,		4,	64,	NS_PER_OP, "hw_ctxsw_0" },
 	{ "hw_sample_pmi",	run_hw_sample_pmi,	0,	PMI_CHUNK, NS_PER_OP, NULL },
