@@ -10,8 +10,10 @@
  * INST_RETIRED exactly (each vCPU's own icount), and CPU_CYCLES is
  * derived from the virtual clock at 1 GHz, and with shift=0 one
  * instruction is one nanosecond of virtual time, so user-mode cycles
- * track user-mode instructions.  On arm64 a missing PMU is a failure,
- * never a skip.
+ * track user-mode instructions.  The harness's a72 boot (-cpu
+ * cortex-a72: PMUv3 for Armv8.0, 32-bit event counters) has as many
+ * counters, and its nmi boot (-cpu max) takes the PMU interrupt as a
+ * pseudo-NMI.  On arm64 a missing PMU is a failure, never a skip.
  *
  * x86_64: the harness's QEMU has a PMU model only under precise icount
  * (-icount shift=N).  -cpu max,vendor=GenuineIntel gives Intel
