@@ -51,6 +51,12 @@ if [ ! -f "$base_cpio" ] || [ "$root/.perfcore-root" -nt "$base_cpio" ]; then
 	mv "$base_cpio.$$" "$base_cpio"
 fi
 install -m 755 "$HARNESS/guest/init" "$run/stage/init"
+# perf test (PERF_TEST=1) runs in check boots, except under DEBUG=1
+# unless asked for: under KASAN and lockdep it adds minutes (two and a
+# half on arm64) to the boot, and the debug boots are there for the
+# kernel's own checks, which the suite and make fuzz exercise.
+perf_test=${PERF_TEST:-1}
+[ "$DEBUG" = 1 ] && perf_test=${PERF_TEST:-0}
 if [ "$mode" = fuzz ]; then
 	cp "$suite/fuzz" "$run/stage/suite/" || die "no fuzz binary"
 elif [ -n "$tests" ]; then
@@ -69,7 +75,7 @@ else
 	# perf test: x86's whole-suite boot has no PMU, so its results are
 	# not held to stock's (the intel boot's are); arm64's are (the
 	# "arm64" lines of perf-test-expected).
-	[ "$mode" = check ] && [ "${PERF_TEST:-1}" = 1 ] &&
+	[ "$mode" = check ] && [ "$perf_test" = 1 ] &&
 		touch "$run/stage/suite/.perf-test"
 fi
 # PERF_WORKFLOWS=1 (check.sh, on the intel PMU-model boot): the perf-tool
@@ -78,7 +84,7 @@ fi
 # events (.perf-hw), and perf test's results are held against stock's.
 if [ "$mode" = check ] && [ -n "$tests" ] && [ "${PERF_WORKFLOWS:-0}" = 1 ]; then
 	touch "$run/stage/suite/.perf-workflows"
-	[ "$ARCH" = x86_64 ] && [ "${PERF_TEST:-1}" = 1 ] &&
+	[ "$ARCH" = x86_64 ] && [ "$perf_test" = 1 ] &&
 		touch "$run/stage/suite/.perf-test"
 fi
 [ "$ARCH" = x86_64 ] && [ "${PMU_MODEL:-none}" != none ] &&
