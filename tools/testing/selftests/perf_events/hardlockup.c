@@ -239,15 +239,17 @@ TEST(hard_lockup_reported)
 	 * arm64, 40 on x86's model, far below any throttling (a throttled
 	 * event waits for its CPU's next tick, which a locked-up CPU never
 	 * takes; a debug kernel's slow NMIs lower the sample rate limit a
-	 * lot).  Opened
-	 * before the fork, so that the child inherits the descriptor:
-	 * releasing an event of CPU 1 takes a cross-CPU call that CPU 1,
-	 * locked up, never answers, so the locked child keeps the event
-	 * for good and our close() below only drops a reference.
+	 * lot).  Eight pages hold 2,000 of these 16-byte samples, more
+	 * than the wait below can bring.
+	 *
+	 * Opened before the fork, so that the child inherits the
+	 * descriptor: releasing an event of CPU 1 takes a cross-CPU call
+	 * that CPU 1, locked up, never answers, so the locked child keeps
+	 * the event for good and our close() below only drops a reference.
 	 */
 	fd = open_cpu_ip_sampler(1, 50000000);
 	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, perf_rb_map(&rb, fd, 256));
+	ASSERT_EQ(0, perf_rb_map(&rb, fd, 8));
 
 	/* The guest's init must not wait for CPU 1 when it restarts. */
 	mark = open("/tmp/.cpu-locked-up", O_WRONLY | O_CREAT, 0644);
