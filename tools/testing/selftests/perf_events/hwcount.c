@@ -918,4 +918,101 @@ TEST(hw_count_passes_2_32_on_every_counter_width)
 #endif
 }
 
+/*
+ * Events that must move to make room keep their counts.
+ *
+ * A 64-bit event on a PMU without 64-bit event counters (the a72 boot)
+ * takes a chained pair: an even counter and the odd one above it.  CPU
+ * cycles events on CPU 1 fill the cycle counter and every event
+ * counter; closing every other one frees counters 1, 3, 5, ... but no
+ * aligned pair.  A 64-bit cycles event of this task, on CPU 1, then
+ * fits only if the CPU's events move, which perfcore does when the
+ * task's event goes on: it places the whole set again (upstream places
+ * one event at a time, so the task's event never finds a pair: its
+ * rotation moves only the task's events, and the test lets that be).
+ * Every event's count over a window that spans the move must grow at
+ * the same rate per nanosecond of its running time: a move that lost
+ * what the counter held, or counted it twice, would show.  Where
+ * 64-bit counters need no pair (-cpu max) nothing has to move and the
+ * rates agree all the same.
+ */
+TEST(hw_count_keeps_counts_when_events_move)
+{
+#if defined(__aarch64__)
+	struct read_one r0[40], r1[41];
+	struct perf_event_attr attr;
+	int fd[41], cap, n, i;
+	double rate, lo = 1e30, hi = 0;
+	struct timespec t0, t;
+
+	HW_REQUIRE();
+	ASSERT_EQ(0, pin_to_cpu(1));
+	/* How many counters CPU_CYCLES can take: the largest group. */
+	attr_hw(&attr, PERF_TYPE_RAW, pmu->raw_cycles);
+	attr.disabled = 0;	/* a disabled member does not count here */
+	for (cap = 0; cap < 40; cap++) {
+		fd[cap] = sys_perf_event_open(&attr, -1, 1,
+					      cap ? fd[0] : -1, 0);
+		if (fd[cap] < 0)
+			break;
+	}
+	for (i = 0; i < cap; i++)
+		close(fd[i]);
+	ASSERT_LE(3, cap) TH_LOG("only %d counters take CPU_CYCLES", cap);
+	ASSERT_GT(40, cap);
+
+	/* Fill them: the cycle counter first, then counters 0, 1, ... */
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	for (i = 0; i < cap; i++) {
+		fd[i] = sys_perf_event_open(&attr, -1, 1, -1, 0);
+		ASSERT_LE(0, fd[i]) TH_LOG("event %d: %s", i, strerror(errno));
+	}
+	/* Free counters 1, 3, 5, ...: event i sits on counter i - 1. */
+	for (i = 2, n = 2; i < cap; i++) {
+		if (i % 2 == 0)
+			close(fd[i]);
+		else
+			fd[n++] = fd[i];
+	}
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, read_one_times(fd[i], &r0[i]));
+	/* What they count now is only in their counters when they move. */
+	usleep(500 * 1000);
+
+	attr.config1 = 1;	/* "long": 64 bits, a pair on 32-bit counters */
+	fd[n] = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd[n]) TH_LOG("64-bit event: %s", strerror(errno));
+	r0[n] = (struct read_one){ 0 };
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec <
+	       1000000000L);
+	for (i = 0; i <= n; i++)
+		ASSERT_EQ(0, read_one_times(fd[i], &r1[i]));
+
+	for (i = 0; i <= n; i++) {
+		__u64 dr = r1[i].running - r0[i].running;
+
+		if (i == n && !dr) {
+			TH_LOG("the 64-bit event never ran (no aligned pair)");
+			break;
+		}
+		ASSERT_LT(0, dr) TH_LOG("event %d never ran", i);
+		rate = (double)(r1[i].value - r0[i].value) / dr;
+		TH_LOG("%s %d: %.6f cycles per ns running",
+		       i == n ? "64-bit" : "event", i, rate);
+		lo = rate < lo ? rate : lo;
+		hi = rate > hi ? rate : hi;
+	}
+	EXPECT_LT(hi - lo, lo / 200)
+		TH_LOG("rates differ by more than 0.5%%");
+	for (i = 0; i <= n; i++)
+		close(fd[i]);
+#else
+	SKIP(return, "arm64 case: on x86 no event needs a counter pair");
+#endif
+}
+
 TEST_HARNESS_MAIN
