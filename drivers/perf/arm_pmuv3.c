@@ -1278,3 +1278,8 @@ void arch_perf_update_userpage(struct perf_event *event,
 	userpg->cap_user_time_zero = 1;
 	userpg->cap_user_time_short = 1;
 }
+
+/* KUnit: the driver's own functions against a register model. */
+#if IS_BUILTIN(CONFIG_KUNIT)
+#include "arm_pmuv3_test.c"
+#endif
