@@ -13,11 +13,11 @@
  *			where the irqchip gives one.
  *   arm_pmu_platform.c	probe from the device tree (or a platform
  *			device a probe table matches).
- *   arm_pmu_acpi.c	probe from ACPI's MADT (still upstream's, on the
- *			interface below).
+ *   arm_pmu_acpi.c	probe from ACPI's MADT: one PMU per kind of CPU.
  *   arm_pmu_internal.h	what these files share and drivers do not see.
  *   arm_pmuv3.c	the PMUv3 driver; its register access goes through
- *			struct armv8pmu_hw_ops, for a KUnit model.
+ *			struct armv8pmu_hw_ops, for the KUnit model of
+ *			arm_pmuv3_test.c.
  *   arm_pmu_test.c	KUnit: placement, counter arithmetic, mapping.
  *   include/linux/perf/arm_pmu.h	what drivers, KVM and the
  *			watchdog see.
