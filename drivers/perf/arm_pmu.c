@@ -185,14 +185,6 @@ u64 armpmu_event_update(struct perf_event *event)
 
 /* ---- the struct pmu callbacks ------------------------------------- */
 
-static inline u64 armpmu_mask64(const unsigned long *bits)
-{
-	u64 v;
-
-	bitmap_to_arr64(&v, bits, 64);
-	return v;
-}
-
 static void armpmu_read(struct perf_event *event)
 {
 	armpmu_event_update(event);
@@ -249,7 +241,7 @@ static int armpmu_replace_all(struct arm_pmu *armpmu,
 		return -EAGAIN;
 	on[n] = event;
 	needs[n] = *need;
-	if (armpmu_assign(needs, n + 1, armpmu_mask64(armpmu->cntr_mask), idx))
+	if (armpmu_assign(needs, n + 1, armpmu_counter_mask(armpmu), idx))
 		return -EAGAIN;
 
 	for (i = 0; i < n; i++) {
@@ -260,8 +252,14 @@ static int armpmu_replace_all(struct arm_pmu *armpmu,
 		armpmu_stop(on[i], PERF_EF_UPDATE);
 		cpuc->events[on[i]->hw.idx] = NULL;
 	}
-	for (i = 0; i <= n; i++)
-		used |= armpmu_taken(&needs[i], idx[i]);
+	cpuc->paired = 0;
+	for (i = 0; i <= n; i++) {
+		u64 taken = armpmu_taken(&needs[i], idx[i]);
+
+		used |= taken;
+		if (hweight64(taken) == 2)
+			cpuc->paired |= BIT_ULL(idx[i]);
+	}
 	bitmap_from_arr64(cpuc->used_mask, &used, ARMPMU_MAX_HWEVENTS);
 	for (i = 0; i < n; i++) {
 		if (idx[i] == on[i]->hw.idx)
@@ -280,18 +278,21 @@ static int armpmu_place(struct arm_pmu *armpmu, struct pmu_hw_events *cpuc,
 			struct perf_event *event)
 {
 	struct armpmu_need need;
-	u64 used;
+	u64 used, taken;
 	int idx;
 
 	if (!armpmu->counters_for)
 		return armpmu->get_event_idx(cpuc, event);
 
 	armpmu->counters_for(armpmu, event, &need);
-	used = armpmu_mask64(cpuc->used_mask);
+	used = armpmu_bits64(cpuc->used_mask);
 	idx = armpmu_take(&need, used);
 	if (idx < 0)
 		return armpmu_replace_all(armpmu, cpuc, event, &need);
-	used |= armpmu_taken(&need, idx);
+	taken = armpmu_taken(&need, idx);
+	if (hweight64(taken) == 2)
+		cpuc->paired |= BIT_ULL(idx);
+	used |= taken;
 	bitmap_from_arr64(cpuc->used_mask, &used, ARMPMU_MAX_HWEVENTS);
 	return idx;
 }
@@ -299,15 +300,17 @@ static int armpmu_place(struct arm_pmu *armpmu, struct pmu_hw_events *cpuc,
 static void armpmu_unplace(struct arm_pmu *armpmu, struct pmu_hw_events *cpuc,
 			   struct perf_event *event)
 {
-	struct armpmu_need need;
+	u64 bit = BIT_ULL(event->hw.idx);
 	u64 used;
 
 	if (!armpmu->counters_for) {
 		armpmu->clear_event_idx(cpuc, event);
 		return;
 	}
-	armpmu->counters_for(armpmu, event, &need);
-	used = armpmu_mask64(cpuc->used_mask) & ~armpmu_taken(&need, event->hw.idx);
+	used = armpmu_bits64(cpuc->used_mask) & ~bit;
+	if (cpuc->paired & bit)
+		used &= ~(bit >> 1);
+	cpuc->paired &= ~bit;
 	bitmap_from_arr64(cpuc->used_mask, &used, ARMPMU_MAX_HWEVENTS);
 }
 
@@ -329,9 +332,11 @@ static int armpmu_add(struct perf_event *event, int flags)
 	hwc->idx = idx;
 	cpuc->events[idx] = event;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	/* Either way the user page learns the counter's index. */
 	if (flags & PERF_EF_START)
 		armpmu_start(event, PERF_EF_RELOAD);
-	perf_event_update_userpage(event);
+	else
+		perf_event_update_userpage(event);
 	return 0;
 }
 
@@ -440,7 +445,7 @@ static int armpmu_group_fits(struct perf_event *event)
 	if (armpmu->counters_for) {
 		for (i = 0; i < nr; i++)
 			armpmu->counters_for(armpmu, members[i], &needs[i]);
-		return armpmu_assign(needs, nr, armpmu_mask64(armpmu->cntr_mask),
+		return armpmu_assign(needs, nr, armpmu_counter_mask(armpmu),
 				     idx) ? -EINVAL : 0;
 	}
 

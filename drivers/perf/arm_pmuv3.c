@@ -235,26 +235,48 @@ static u32 armv8pmu_threshold_max(struct arm_pmu *armpmu)
 	return BIT(FIELD_GET(ARMV8_PMU_THWIDTH, armpmu->reg_pmmir)) - 1;
 }
 
-/* A 64-bit count that an event counter can only give as a pair. */
-static bool armv8pmu_wants_pair(struct perf_event *event)
+/*
+ * How an event's count sits on its counters, decided once when the event
+ * is set up (armv8pmu_set_width()) and kept in hw.flags beside the
+ * framework's width: a 64-bit count that an event counter gives only as
+ * a chained pair, and a 32-bit count that a 64-bit event counter
+ * carries biased.
+ */
+#define ARMV8PMU_EVT_PAIR	BIT(8)
+#define ARMV8PMU_EVT_BIAS	BIT(9)
+static_assert(!((ARMV8PMU_EVT_PAIR | ARMV8PMU_EVT_BIAS) & ~PERF_EVENT_FLAG_ARCH));
+
+static void armv8pmu_set_width(struct arm_pmu *armpmu, struct perf_event *event)
 {
-	return armv8pmu_wants_long(event) && !armv8pmu_user_reads(event) &&
-	       !armv8pmu_long_counters(to_arm_pmu(event->pmu));
+	bool long_counters = armv8pmu_long_counters(armpmu);
+	int *flags = &event->hw.flags;
+
+	*flags &= ~(ARMPMU_EVT_64BIT | ARMV8PMU_EVT_PAIR | ARMV8PMU_EVT_BIAS);
+	if (!armv8pmu_wants_long(event)) {
+		if (long_counters)
+			*flags |= ARMV8PMU_EVT_BIAS;
+		return;
+	}
+	*flags |= ARMPMU_EVT_64BIT;
+	/* One MRS reads a user-read event: it never takes a pair. */
+	if (!long_counters && !armv8pmu_user_reads(event))
+		*flags |= ARMV8PMU_EVT_PAIR;
 }
 
+/* On an event counter, a pair; the cycle counter is 64 bits itself. */
 static bool armv8pmu_chained(struct perf_event *event)
 {
-	return event->hw.idx < ARMV8_PMU_MAX_GENERAL_COUNTERS &&
-	       armv8pmu_wants_pair(event);
+	return (event->hw.flags & ARMV8PMU_EVT_PAIR) &&
+	       event->hw.idx < ARMV8_PMU_MAX_GENERAL_COUNTERS;
 }
 
 /* A 32-bit count on a 64-bit counter: the top half is kept all ones. */
 static bool armv8pmu_biased(struct perf_event *event)
 {
-	if (armv8pmu_wants_long(event))
+	if (event->hw.flags & ARMPMU_EVT_64BIT)
 		return false;
-	return event->hw.idx >= ARMV8_PMU_MAX_GENERAL_COUNTERS ||
-	       armv8pmu_long_counters(to_arm_pmu(event->pmu));
+	return (event->hw.flags & ARMV8PMU_EVT_BIAS) ||
+	       event->hw.idx >= ARMV8_PMU_MAX_GENERAL_COUNTERS;
 }
 
 /* ---- counters ----------------------------------------------------- */
@@ -322,13 +344,17 @@ static void armv8pmu_counters_off(struct perf_event *event, u64 bits)
 		hw->count_off(bits);
 }
 
+/*
+ * Program and start one counter.  It is off: every way here (add,
+ * restart after stop, unthrottle, power-up) passed through disable() or
+ * reset() first.
+ */
 static void armv8pmu_enable(struct perf_event *event)
 {
 	const struct armv8pmu_hw_ops *hw = armv8pmu_event_hw(event);
 	u64 bits = armv8pmu_counter_bits(event);
 	int idx = event->hw.idx;
 
-	armv8pmu_counters_off(event, bits);
 	if (armv8pmu_chained(event)) {
 		/* The high half counts the low one's overflows, at any EL. */
 		armv8pmu_set_type(hw, idx - 1, event->hw.config_base);
@@ -436,26 +462,23 @@ static void armv8pmu_counters_for(struct arm_pmu *armpmu,
 				  struct perf_event *event,
 				  struct armpmu_need *need)
 {
-	u64 general, odd = GENMASK_ULL(ARMV8_PMU_MAX_GENERAL_COUNTERS - 1, 0) &
-			    0xaaaaaaaaULL;
+	u64 general = armpmu_counter_mask(armpmu) &
+		      GENMASK_ULL(ARMV8_PMU_MAX_GENERAL_COUNTERS - 1, 0);
 	u32 code = event->hw.config_base & ARMV8_PMU_EVTYPE_EVENT;
 	bool plain = !armv8pmu_threshold(&event->attr);
 
-	bitmap_to_arr64(&general, armpmu->cntr_mask, ARMPMU_MAX_HWEVENTS);
-	general &= GENMASK_ULL(ARMV8_PMU_MAX_GENERAL_COUNTERS - 1, 0);
-
 	need->prefer = 0;
-	need->pair = armv8pmu_wants_pair(event);
-	need->allowed = need->pair ? general & odd : general;
+	need->pair = event->hw.flags & ARMV8PMU_EVT_PAIR;
+	need->allowed = need->pair ? general & 0xaaaaaaaaULL : general;
 	/* 64 bits read by one MRS: only the cycle counter has them here. */
-	if (armv8pmu_wants_long(event) && armv8pmu_user_reads(event) &&
+	if ((event->hw.flags & ARMPMU_EVT_64BIT) && armv8pmu_user_reads(event) &&
 	    !armv8pmu_long_counters(armpmu))
 		need->allowed = 0;
 
 	if (code == ARMV8_PMUV3_PERFCTR_CPU_CYCLES && plain) {
 		need->prefer = BIT_ULL(ARMV8_PMU_CYCLE_IDX);
 	} else if (code == ARMV8_PMUV3_PERFCTR_INST_RETIRED && plain &&
-		   test_bit(ARMV8_PMU_INSTR_IDX, armpmu->cntr_mask) &&
+		   (armpmu_counter_mask(armpmu) & BIT_ULL(ARMV8_PMU_INSTR_IDX)) &&
 		   !armv8pmu_wants_rdpmc(event)) {
 		/* User space is not told about the instruction counter. */
 		need->prefer = BIT_ULL(ARMV8_PMU_INSTR_IDX);
@@ -706,9 +729,6 @@ static int armv8pmu_map_with(const struct armv8pmu_event_row *cache,
 	if (code == ARMV8_PMUV3_PERFCTR_CHAIN)
 		return -EINVAL;
 
-	if (armv8pmu_wants_long(event))
-		event->hw.flags |= ARMPMU_EVT_64BIT;
-
 	/*
 	 * A user-read event is a task's, and one MRS must read it: on
 	 * 32-bit event counters only cycles (on the cycle counter) can
@@ -724,10 +744,12 @@ static int armv8pmu_map_with(const struct armv8pmu_event_row *cache,
 		event->hw.flags |= PERF_EVENT_FLAG_USER_READ_CNT;
 	}
 
-	if (code > 0 && code < ARMV8_PMUV3_MAX_COMMON_EVENTS &&
-	    test_bit(code, armpmu->pmceid_bitmap))
-		return code;
-	return armv8pmu_model_code(cache, event);
+	if (code <= 0 || code >= ARMV8_PMUV3_MAX_COMMON_EVENTS ||
+	    !test_bit(code, armpmu->pmceid_bitmap))
+		code = armv8pmu_model_code(cache, event);
+	if (code >= 0)
+		armv8pmu_set_width(armpmu, event);
+	return code;
 }
 
 /*

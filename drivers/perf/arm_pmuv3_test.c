@@ -14,6 +14,9 @@
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
 
+/* ID_AA64DFR0_EL1.PMUVer of PMUv3 for Armv8.0: 32-bit event counters. */
+#define PMUV3_TEST_VER_V3	0x1
+
 /* The counter indices the model has: event counters, 31 and 32. */
 #define PMUV3_TEST_NR		(ARMV8_PMU_INSTR_IDX + 1)
 
@@ -152,7 +155,7 @@ static int pmuv3_test_init(struct kunit *test)
 	if (!armpmu)
 		return -ENOMEM;
 	armpmu->driver_data = &pmuv3_test_hw;
-	armpmu->pmuver = ID_AA64DFR0_EL1_PMUVer_IMP;
+	armpmu->pmuver = PMUV3_TEST_VER_V3;
 	armpmu->reg_pmmir = 0;
 	bitmap_set(armpmu->cntr_mask, 0, 6);
 	set_bit(ARMV8_PMU_CYCLE_IDX, armpmu->cntr_mask);
@@ -191,8 +194,8 @@ static struct perf_event *pmuv3_test_event(struct kunit *test, u32 type,
 	event->attr.config1 = config1;
 	event->hw.idx = idx;
 	event->hw.config_base = config & ARMV8_PMU_EVTYPE_EVENT;
-	if (config1 & PMUV3_TEST_LONG)
-		event->hw.flags |= ARMPMU_EVT_64BIT;
+	/* The width flags, as mapping the event leaves them. */
+	armv8pmu_set_width(pmuv3_test_pmu(test), event);
 	return event;
 }
 
@@ -310,7 +313,7 @@ static void pmuv3_test_bias(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, armv8pmu_read_counter(event), 0x10ULL);
 
 	/* v8.5: 64-bit event counters; a 32-bit count on one is biased. */
-	armpmu->pmuver = ID_AA64DFR0_EL1_PMUVer_V3P5;
+	armpmu->pmuver = ARMV8_PMU_DFR_VER_V3P5;
 	memset(r->counter, 0, sizeof(r->counter));
 	event = pmuv3_test_event(test, PERF_TYPE_RAW, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
 				 0, 2);
@@ -385,12 +388,14 @@ static void pmuv3_test_counters_for(struct kunit *test)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
-		armpmu->pmuver = c[i].v85 ? ID_AA64DFR0_EL1_PMUVer_V3P5 :
-					    ID_AA64DFR0_EL1_PMUVer_IMP;
+		armpmu->pmuver = c[i].v85 ? ARMV8_PMU_DFR_VER_V3P5 :
+					    PMUV3_TEST_VER_V3;
 		assign_bit(ARMV8_PMU_INSTR_IDX, armpmu->cntr_mask, c[i].icntr);
 		ev = pmuv3_test_event(test, PERF_TYPE_RAW, c[i].code, c[i].config1, -1);
-		if (c[i].config1 & PMUV3_TEST_RDPMC)
+		if (c[i].config1 & PMUV3_TEST_RDPMC) {
 			ev->hw.flags |= PERF_EVENT_FLAG_USER_READ_CNT;
+			armv8pmu_set_width(armpmu, ev);
+		}
 		/* All set: whatever the driver leaves unwritten shows. */
 		need = (struct armpmu_need){ .prefer = ~0ULL, .allowed = ~0ULL, .pair = true };
 		armv8pmu_counters_for(armpmu, ev, &need);
@@ -475,7 +480,8 @@ static void pmuv3_test_map_widths(struct kunit *test)
 		int	want;
 		u32	flags;
 	} c[] = {
-		{ false, false, PERF_TYPE_RAW, 0x08, PMUV3_TEST_LONG, 0x08, ARMPMU_EVT_64BIT },
+		{ false, false, PERF_TYPE_RAW, 0x08, PMUV3_TEST_LONG, 0x08,
+		  ARMPMU_EVT_64BIT | ARMV8PMU_EVT_PAIR },
 		{ false, false, PERF_TYPE_RAW, 0x08, 0, 0x08, 0 },
 		/* User-space reads are for a task's events only. */
 		{ false, false, PERF_TYPE_RAW, 0x08, PMUV3_TEST_RDPMC, -EINVAL },
@@ -496,8 +502,8 @@ static void pmuv3_test_map_widths(struct kunit *test)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
-		armpmu->pmuver = c[i].v85 ? ID_AA64DFR0_EL1_PMUVer_V3P5 :
-					    ID_AA64DFR0_EL1_PMUVer_IMP;
+		armpmu->pmuver = c[i].v85 ? ARMV8_PMU_DFR_VER_V3P5 :
+					    PMUV3_TEST_VER_V3;
 		ev->attach_state = c[i].task ? PERF_ATTACH_TASK : 0;
 		KUNIT_EXPECT_EQ_MSG(test, pmuv3_test_map(armv8pmu_map_generic, ev, c[i].type,
 							 c[i].config, c[i].config1),
@@ -605,7 +611,7 @@ static void pmuv3_test_reset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->ovs & mask, 0ULL);
 	KUNIT_EXPECT_EQ(test, r->pmcr & pmcr_bits, v80);
 
-	armpmu->pmuver = ID_AA64DFR0_EL1_PMUVer_V3P5;
+	armpmu->pmuver = ARMV8_PMU_DFR_VER_V3P5;
 	r->pmcr = 0;
 	pmuv3_test_call(armpmu, pmuv3_test_reset_pmu);
 	KUNIT_EXPECT_EQ(test, r->pmcr & pmcr_bits, v80 | ARMV8_PMU_PMCR_LP);

@@ -67,6 +67,8 @@ static_assert(!((ARMPMU_EVT_64BIT | ARMPMU_EVT_47BIT | ARMPMU_EVT_63BIT) &
  * @irq: this CPU's overflow interrupt, 0 when it has none
  * @stopped: between the core's pmu_disable and pmu_enable: the overflow
  *	handler must not start the counters again
+ * @paired: the odd indices in @used_mask that hold a chained pair (the
+ *	even one below is the pair's too)
  *
  * Only its own CPU changes it, with interrupts off: the struct pmu
  * callbacks run so, and so does the overflow interrupt.
@@ -77,6 +79,7 @@ struct pmu_hw_events {
 	struct arm_pmu		*percpu_pmu;
 	int			irq;
 	bool			stopped;
+	u64			paired;
 };
 
 /**
@@ -187,6 +190,21 @@ struct arm_pmu {
 };
 
 #define to_arm_pmu(p) (container_of(p, struct arm_pmu, pmu))
+
+/* A counter bitmap as a mask, bit n for index n (at most 64 counters). */
+static inline u64 armpmu_bits64(const unsigned long *bits)
+{
+	u64 mask;
+
+	bitmap_to_arr64(&mask, bits, ARMPMU_MAX_HWEVENTS);
+	return mask;
+}
+
+/* The counters the PMU has. */
+static inline u64 armpmu_counter_mask(const struct arm_pmu *armpmu)
+{
+	return armpmu_bits64(armpmu->cntr_mask);
+}
 
 /* Counter arithmetic, for drivers' interrupt handlers. */
 u64 armpmu_event_update(struct perf_event *event);
