@@ -4,10 +4,12 @@
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(linux-source-6.12 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
-      libc6-dev-arm64-cross busybox-static ccache flex bison libelf-dev
-      libssl-dev bc cpio kmod xz-utils rsync linux-perf python3 perl
-      # make fuzz: the system-call fuzzer, copied into the x86_64 guest
-      trinity
+      libc6-dev-arm64-cross ccache flex bison libelf-dev
+      libssl-dev bc cpio kmod xz-utils rsync python3 perl
+      # the guests' busybox, perf and trinity are downloaded, not
+      # installed (guest-root.sh); backports.py checks the suite it
+      # fetches linux-perf 6.12 from against Debian's keyring
+      gpgv debian-archive-keyring
       # our QEMU (harness/qemu.sh): Debian's source and what it builds with
       dpkg-dev patch meson ninja-build pkg-config libglib2.0-dev
       libpixman-1-dev libfdt-dev zlib1g-dev)
@@ -16,8 +18,8 @@ for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing+=("$p")
 done
-# arm64 packages for the arm64 guest (busybox, perf and its libraries) come
-# from Debian's arm64 archive through multiarch.
+# arm64 packages for the arm64 guest (busybox, perf's and trinity's
+# libraries) come from Debian's arm64 archive through multiarch.
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	dpkg --add-architecture arm64
 	need_update=1
