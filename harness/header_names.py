@@ -5,10 +5,13 @@ export that could collide with the rest of the kernel.
 Every file that includes <linux/perf_event.h> sees every macro, tag,
 enumerator, typedef and function name it declares, in whatever
 configuration the file is built.  Upstream's own names are safe by
-definition (the kernel already lives with them); each name of ours must
-start with perf_ or PERF_ (or __perf_, _PERF_ for include guards).
-PSI_CPU in the sample-item enum broke every such file once CONFIG_PSI
-was set.
+definition (the kernel already lives with them): those of
+<linux/perf_event.h> and of the header's own upstream version.  Each
+name of ours must start with perf_ or PERF_ (or __perf_, _PERF_ for
+include guards), or, in the header of a subsystem of its own, with
+that subsystem's prefix (NAMESPACES: the Arm CPU PMU's armpmu_ and
+ARMPMU_).  PSI_CPU in the sample-item enum broke every such file once
+CONFIG_PSI was set.
 
 Prints each offending name with its header and exits 1 if there is any.
 """
@@ -18,6 +21,11 @@ import sys
 
 UPSTREAM_HEADER = 'include/linux/perf_event.h'
 PREFIX = re.compile(r'^_*(perf|PERF)_')
+# Headers whose upstream version already claims a namespace of its own.
+NAMESPACES = {
+    'include/linux/perf/arm_pmu.h': re.compile(r'^_*(armpmu_|arm_pmu_|ARMPMU_)'),
+    'include/linux/perf/arm_pmuv3.h': re.compile(r'^_*(ARMV8_PMU|PMEVN_)'),
+}
 
 NAME = r'[A-Za-z_][A-Za-z0-9_]*'
 PATTERNS = (
@@ -65,11 +73,16 @@ def main():
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
-    stock = tokens(os.path.join(sys.argv[1], UPSTREAM_HEADER))
+    common = tokens(os.path.join(sys.argv[1], UPSTREAM_HEADER))
     bad = []
     for hdr in sys.argv[2:]:
+        stock = set(common)
+        own = os.path.join(sys.argv[1], hdr)
+        if os.path.exists(own):
+            stock |= tokens(own)
+        space = NAMESPACES.get(hdr)
         for n in sorted(names(hdr)):
-            if n in stock or PREFIX.match(n):
+            if n in stock or PREFIX.match(n) or (space and space.match(n)):
                 continue
             # An include guard of ours: _LINUX_PERF_..._H.
             if re.match(r'^_+LINUX_PERF_\w*_H$', n):

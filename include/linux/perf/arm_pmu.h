@@ -10,8 +10,8 @@
  * n is index n, PMUv3's cycle counter is index 31 and its instruction
  * counter index 32.
  */
-#ifndef LINUX_PERF_ARM_PMU_H
-#define LINUX_PERF_ARM_PMU_H
+#ifndef _LINUX_PERF_ARM_PMU_H
+#define _LINUX_PERF_ARM_PMU_H
 
 #include <asm/cputype.h>
 #include <linux/bitfield.h>
@@ -323,4 +323,4 @@ static struct device_attribute format_attr_##name = __ATTR_RO(name)
 	FIELD_GET(GENMASK_ULL(ATTR_CFG_FLD_##name##_HI, ATTR_CFG_FLD_##name##_LO), \
 		  (attr)->ATTR_CFG_FLD_##name##_CFG)
 
-#endif /* LINUX_PERF_ARM_PMU_H */
+#endif /* _LINUX_PERF_ARM_PMU_H */
