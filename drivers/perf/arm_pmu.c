@@ -287,8 +287,20 @@ static int armpmu_place(struct arm_pmu *armpmu, struct pmu_hw_events *cpuc,
 	armpmu->counters_for(armpmu, event, &need);
 	used = armpmu_bits64(cpuc->used_mask);
 	idx = armpmu_take(&need, used);
-	if (idx < 0)
+	if (idx < 0) {
+		u64 free = armpmu_counter_mask(armpmu) & ~used;
+
+		/*
+		 * Moving others only helps when enough counters are free:
+		 * not when the PMU is full, which is every add that
+		 * multiplexing tries and fails.  (A placed pair could
+		 * also shrink onto its preferred counter; missing that
+		 * rare case costs the event a rotation, as upstream.)
+		 */
+		if (hweight64(free) < (need.pair ? 2 : 1))
+			return -EAGAIN;
 		return armpmu_replace_all(armpmu, cpuc, event, &need);
+	}
 	taken = armpmu_taken(&need, idx);
 	if (hweight64(taken) == 2)
 		cpuc->paired |= BIT_ULL(idx);
