@@ -213,6 +213,18 @@ static void armpmu_start(struct perf_event *event, int flags)
 	to_arm_pmu(event->pmu)->enable(event);
 }
 
+/* Mark the counters an event placed at @idx holds, a pair's both halves. */
+static void armpmu_hold(struct pmu_hw_events *cpuc,
+			const struct armpmu_need *need, int idx)
+{
+	u64 taken = armpmu_taken(need, idx);
+	u64 used = armpmu_bits64(cpuc->used_mask) | taken;
+
+	if (hweight64(taken) == 2)
+		cpuc->paired |= BIT_ULL(idx);
+	bitmap_from_arr64(cpuc->used_mask, &used, ARMPMU_MAX_HWEVENTS);
+}
+
 /*
  * Place @event when armpmu_take() finds nothing free for it beside the
  * events already placed: place them all again and move those whose
@@ -228,7 +240,6 @@ static int armpmu_replace_all(struct arm_pmu *armpmu,
 	int idx[ARMPMU_MAX_HWEVENTS];
 	bool restart[ARMPMU_MAX_HWEVENTS];
 	int i, n = 0;
-	u64 used = 0;
 
 	for (i = 0; i < ARMPMU_MAX_HWEVENTS; i++) {
 		if (!cpuc->events[i])
@@ -253,14 +264,9 @@ static int armpmu_replace_all(struct arm_pmu *armpmu,
 		cpuc->events[on[i]->hw.idx] = NULL;
 	}
 	cpuc->paired = 0;
-	for (i = 0; i <= n; i++) {
-		u64 taken = armpmu_taken(&needs[i], idx[i]);
-
-		used |= taken;
-		if (hweight64(taken) == 2)
-			cpuc->paired |= BIT_ULL(idx[i]);
-	}
-	bitmap_from_arr64(cpuc->used_mask, &used, ARMPMU_MAX_HWEVENTS);
+	bitmap_zero(cpuc->used_mask, ARMPMU_MAX_HWEVENTS);
+	for (i = 0; i <= n; i++)
+		armpmu_hold(cpuc, &needs[i], idx[i]);
 	for (i = 0; i < n; i++) {
 		if (idx[i] == on[i]->hw.idx)
 			continue;
@@ -278,7 +284,7 @@ static int armpmu_place(struct arm_pmu *armpmu, struct pmu_hw_events *cpuc,
 			struct perf_event *event)
 {
 	struct armpmu_need need;
-	u64 used, taken;
+	u64 used;
 	int idx;
 
 	if (!armpmu->counters_for)
@@ -301,11 +307,7 @@ static int armpmu_place(struct arm_pmu *armpmu, struct pmu_hw_events *cpuc,
 			return -EAGAIN;
 		return armpmu_replace_all(armpmu, cpuc, event, &need);
 	}
-	taken = armpmu_taken(&need, idx);
-	if (hweight64(taken) == 2)
-		cpuc->paired |= BIT_ULL(idx);
-	used |= taken;
-	bitmap_from_arr64(cpuc->used_mask, &used, ARMPMU_MAX_HWEVENTS);
+	armpmu_hold(cpuc, &need, idx);
 	return idx;
 }
 

@@ -51,14 +51,6 @@ int armpmu_take(const struct armpmu_need *need, u64 used)
 	return armpmu_lowest(need->allowed & free);
 }
 
-/* Bits an index takes: one counter, or both of a pair. */
-static u64 armpmu_bits_of(const struct armpmu_need *need, int idx)
-{
-	if (need->pair && !(need->prefer & BIT_ULL(idx)))
-		return BIT_ULL(idx) | BIT_ULL(idx - 1);
-	return BIT_ULL(idx);
-}
-
 /**
  * armpmu_taken() - the counters an event placed at @idx occupies
  * @need: what it could take
@@ -69,7 +61,9 @@ static u64 armpmu_bits_of(const struct armpmu_need *need, int idx)
  */
 u64 armpmu_taken(const struct armpmu_need *need, int idx)
 {
-	return armpmu_bits_of(need, idx);
+	if (need->pair && !(need->prefer & BIT_ULL(idx)))
+		return BIT_ULL(idx) | BIT_ULL(idx - 1);
+	return BIT_ULL(idx);
 }
 
 /* How hard an event is to place: fewer choices first. */
@@ -144,7 +138,7 @@ int armpmu_assign(const struct armpmu_need *need, int nr, u64 usable,
 			if (at < 0)
 				return -EAGAIN;
 			idx[order[j]] = at;
-			used |= armpmu_bits_of(&only, at);
+			used |= armpmu_taken(&only, at);
 		}
 	}
 	return 0;
