@@ -371,6 +371,17 @@ static int perf_group_sched_in(struct perf_event *leader,
 	     leader->nr_siblings + 1 >= fits_below))
 		return -EBUSY;
 
+	/*
+	 * A lone event goes on or not by itself: no transaction to open
+	 * and close around it (every caller holds the PMU disabled).
+	 */
+	if (!leader->nr_siblings) {
+		if (perf_event_sched_in(leader, ctx))
+			return -EBUSY;
+		list_add_tail(&leader->active_entry, &epc->active_groups);
+		return 0;
+	}
+
 	pmu->start_txn(pmu, PERF_PMU_TXN_ADD);
 
 	if (perf_event_sched_in(leader, ctx)) {
