@@ -554,7 +554,14 @@ void perf_log_throttle(struct perf_event *event, int enable);
 /* PERF_RECORD_CGROUP for a cgroup that came online. */
 void perf_event_cgroup(struct cgroup *cgrp);
 /* PERF_RECORD_ITRACE_START, before an AUX event goes on its PMU. */
-void perf_log_itrace_start(struct perf_event *event);
+void perf_log_itrace_start_record(struct perf_event *event);
+
+/* Only a trace PMU's events log it: asked inline at every sched in. */
+static inline void perf_log_itrace_start(struct perf_event *event)
+{
+	if (perf_event_primary(event)->pmu->capabilities & PERF_PMU_CAP_ITRACE)
+		perf_log_itrace_start_record(event);
+}
 
 /* ======================================================================
  * swevent.c, tracepoint.c, cgroup.c, hw_breakpoint.c

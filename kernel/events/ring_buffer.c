@@ -291,6 +291,9 @@ void perf_event_update_userpage(struct perf_event *event)
 	u64 now, count;
 	u32 idx;
 
+	/* Most events have no buffer: every add and del asks. */
+	if (!rcu_access_pointer(event->rb))
+		return;
 	rcu_read_lock();
 	rb = rcu_dereference(event->rb);
 	if (!rb)

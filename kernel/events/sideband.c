@@ -739,17 +739,16 @@ static void perf_itrace_write(struct perf_event *event,
 }
 
 /**
- * perf_log_itrace_start() - PERF_RECORD_ITRACE_START for a trace PMU event
+ * perf_log_itrace_start_record() - PERF_RECORD_ITRACE_START for a trace
+ *	PMU event (perf_log_itrace_start() asks whether it is one)
  * @event: the event about to be added to its PMU
  *
  * Written once, before the PMU reports tracing as started, so that the
  * decoder learns which task the trace that follows belongs to.
  */
-void perf_log_itrace_start(struct perf_event *event)
+void perf_log_itrace_start_record(struct perf_event *event)
 {
 	event = perf_event_primary(event);
-	if (!(event->pmu->capabilities & PERF_PMU_CAP_ITRACE))
-		return;
 	if (event->attach_state & PERF_ATTACH_ITRACE)
 		return;
 	perf_sb_send(event, PERF_SB_ITRACE_START, NULL);
