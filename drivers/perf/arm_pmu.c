@@ -705,8 +705,12 @@ struct arm_pmu *armpmu_alloc(void)
 		kfree(armpmu);
 		return NULL;
 	}
-	for_each_possible_cpu(cpu)
-		per_cpu_ptr(armpmu->hw_events, cpu)->percpu_pmu = armpmu;
+	for_each_possible_cpu(cpu) {
+		struct pmu_hw_events *cpuc = per_cpu_ptr(armpmu->hw_events, cpu);
+
+		cpuc->percpu_pmu = armpmu;
+		cpuc->user_access = U64_MAX;
+	}
 
 	armpmu->attr_groups[ARMPMU_ATTR_GROUP_COMMON] = &armpmu_common_group;
 	armpmu->pmu = (struct pmu) {

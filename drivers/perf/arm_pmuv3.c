@@ -334,25 +334,71 @@ static void armv8pmu_set_type(const struct armv8pmu_hw_ops *hw, int idx,
 	hw->set_type(idx, type & keep);
 }
 
-static void armv8pmu_counters_off(struct perf_event *event, u64 bits)
+/* This CPU's counters, with the driver's records of its enables. */
+static struct pmu_hw_events *armv8pmu_cpuc(struct perf_event *event)
 {
-	const struct armv8pmu_hw_ops *hw = armv8pmu_event_hw(event);
-
-	kvm_clr_pmu_events(bits);
-	/* A guest-only event is switched by KVM at guest entry and exit. */
-	if (!kvm_pmu_counter_deferred(&event->attr))
-		hw->count_off(bits);
+	return this_cpu_ptr(to_arm_pmu(event->pmu)->hw_events);
 }
 
 /*
- * Program and start one counter.  It is off: every way here (add,
- * restart after stop, unthrottle, power-up) passed through disable() or
- * reset() first.
+ * Bring the counters' enables to what the events want, one write each
+ * way: at start, or at once when the PMU is not held stopped.  A
+ * counter handed from one event to the next inside pmu_disable is left
+ * enabled, so a context switch between two tasks whose events take
+ * the same counters writes no enable at all.
+ */
+static void armv8pmu_sync_counting(const struct armv8pmu_hw_ops *hw,
+				   struct pmu_hw_events *cpuc)
+{
+	u64 off = cpuc->counting & ~cpuc->to_count;
+	u64 on = cpuc->to_count & ~cpuc->counting;
+
+	if (off) {
+		hw->count_off(off);
+		/* What they raised before they stopped is nobody's now. */
+		hw->clear_overflows(off);
+	}
+	if (on)
+		hw->count_on(on);
+	cpuc->counting = cpuc->to_count;
+}
+
+static void armv8pmu_set_counting(const struct armv8pmu_hw_ops *hw,
+				  struct pmu_hw_events *cpuc, u64 to_count)
+{
+	cpuc->to_count = to_count;
+	if (!cpuc->stopped)
+		armv8pmu_sync_counting(hw, cpuc);
+}
+
+/*
+ * Let @irq interrupt and keep @quiet from it.  An interrupt enable
+ * stays set when its counter's event goes: a counter that does not
+ * count cannot overflow, and the next event on it wants it again.
+ */
+static void armv8pmu_set_irqs(const struct armv8pmu_hw_ops *hw,
+			      struct pmu_hw_events *cpuc, u64 irq, u64 quiet)
+{
+	if (cpuc->irqs_on & quiet) {
+		hw->irq_off(cpuc->irqs_on & quiet);
+		cpuc->irqs_on &= ~quiet;
+	}
+	if (~cpuc->irqs_on & irq) {
+		hw->irq_on(irq);
+		cpuc->irqs_on |= irq;
+	}
+}
+
+/*
+ * Program one counter and let it count (at the PMU's start when it is
+ * held stopped).  Its value was loaded just before.
  */
 static void armv8pmu_enable(struct perf_event *event)
 {
 	const struct armv8pmu_hw_ops *hw = armv8pmu_event_hw(event);
+	struct pmu_hw_events *cpuc = armv8pmu_cpuc(event);
 	u64 bits = armv8pmu_counter_bits(event);
+	u64 irq = BIT_ULL(event->hw.idx);
 	int idx = event->hw.idx;
 
 	if (armv8pmu_chained(event)) {
@@ -363,25 +409,35 @@ static void armv8pmu_enable(struct perf_event *event)
 	} else {
 		armv8pmu_set_type(hw, idx, event->hw.config_base);
 	}
-	hw->irq_on(BIT_ULL(idx));
+	/* A pair's low half wraps every 2^32: only the high half's ends it. */
+	armv8pmu_set_irqs(hw, cpuc, irq, bits & ~irq);
 
 	kvm_set_pmu_events(bits, &event->attr);
+	/* A guest-only event is switched by KVM at guest entry and exit. */
 	if (!kvm_pmu_counter_deferred(&event->attr))
-		hw->count_on(bits);
+		armv8pmu_set_counting(hw, cpuc, cpuc->to_count | bits);
 }
 
 static void armv8pmu_disable(struct perf_event *event)
 {
-	const struct armv8pmu_hw_ops *hw = armv8pmu_event_hw(event);
-	u64 irq = BIT_ULL(event->hw.idx);
+	struct pmu_hw_events *cpuc = armv8pmu_cpuc(event);
+	u64 bits = armv8pmu_counter_bits(event);
 
-	armv8pmu_counters_off(event, armv8pmu_counter_bits(event));
-	hw->irq_off(irq);
-	/* Drop an overflow that was about to interrupt. */
-	hw->clear_overflows(irq);
+	kvm_clr_pmu_events(bits);
+	armv8pmu_set_counting(armv8pmu_event_hw(event), cpuc,
+			      cpuc->to_count & ~bits);
 }
 
 /* ---- the whole PMU ------------------------------------------------ */
+
+static void armv8pmu_set_userenr(const struct armv8pmu_hw_ops *hw,
+				 struct pmu_hw_events *cpuc, u64 val)
+{
+	if (cpuc->user_access == val)
+		return;
+	hw->set_userenr(val);
+	cpuc->user_access = val;
+}
 
 static void armv8pmu_user_access(struct arm_pmu *armpmu, bool on)
 {
@@ -390,14 +446,15 @@ static void armv8pmu_user_access(struct arm_pmu *armpmu, bool on)
 	int idx;
 
 	if (!on) {
-		hw->set_userenr(0);
+		armv8pmu_set_userenr(hw, cpuc, 0);
 		return;
 	}
 	/* What other tasks left in the free counters is not this one's. */
 	for_each_andnot_bit(idx, armpmu->cntr_mask, cpuc->used_mask,
 			    ARMPMU_MAX_HWEVENTS)
 		hw->set_counter(idx, 0);
-	hw->set_userenr(ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR);
+	armv8pmu_set_userenr(hw, cpuc,
+			     ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR);
 }
 
 static void armv8pmu_start(struct arm_pmu *armpmu)
@@ -406,6 +463,7 @@ static void armv8pmu_start(struct arm_pmu *armpmu)
 	struct perf_event_context *ctx = perf_cpu_task_ctx();
 	bool user_reads = sysctl_perf_user_access && ctx && ctx->nr_user;
 
+	armv8pmu_sync_counting(hw, this_cpu_ptr(armpmu->hw_events));
 	armv8pmu_user_access(armpmu, user_reads);
 	kvm_vcpu_pmu_resync_el0();
 	hw->set_pmcr((hw->pmcr() | ARMV8_PMU_PMCR_E) & ARMV8_PMU_PMCR_MASK);
@@ -422,6 +480,7 @@ static void armv8pmu_reset(void *info)
 {
 	struct arm_pmu *armpmu = info;
 	const struct armv8pmu_hw_ops *hw = armv8pmu_hw_of(armpmu);
+	struct pmu_hw_events *cpuc = this_cpu_ptr(armpmu->hw_events);
 	u64 all, pmcr;
 
 	bitmap_to_arr64(&all, armpmu->cntr_mask, ARMPMU_MAX_HWEVENTS);
@@ -430,6 +489,10 @@ static void armv8pmu_reset(void *info)
 	hw->irq_off(all);
 	hw->clear_overflows(all);
 	kvm_clr_pmu_events(all);
+	cpuc->counting = 0;
+	cpuc->to_count = 0;
+	cpuc->irqs_on = 0;
+	cpuc->user_access = U64_MAX;
 
 	/*
 	 * Reset every counter; the cycle counter overflows at 64 bits and

@@ -13,6 +13,7 @@
 #include <linux/bitfield.h>
 #include <linux/irqflags.h>
 #include <linux/preempt.h>
+#include <linux/sched.h>
 
 /* ID_AA64DFR0_EL1.PMUVer of PMUv3 for Armv8.0: 32-bit event counters. */
 #define PMUV3_TEST_VER_V3	0x1
@@ -34,7 +35,9 @@
 
 /*
  * One CPU's PMU registers: PMCR_EL0, the counters, their types, the
- * count and interrupt enables, the overflow status and PMUSERENR_EL0.
+ * count and interrupt enables, the overflow status and PMUSERENR_EL0;
+ * enable_writes counts the writes of the two enables' set and clear
+ * registers.
  * Counter glitch_idx reads as glitch_val for glitch_reads more reads;
  * bad_idx records an index beyond the model's.
  */
@@ -43,6 +46,7 @@ struct pmuv3_test_regs {
 	u64		counter[PMUV3_TEST_NR];
 	u64		type[PMUV3_TEST_NR];
 	u64		cnten, inten, ovs, userenr;
+	unsigned int	enable_writes;
 	int		glitch_idx;
 	unsigned int	glitch_reads;
 	u64		glitch_val;
@@ -97,21 +101,25 @@ static void pmuv3_test_set_type(int idx, u64 val)
 static void pmuv3_test_count_on(u64 mask)
 {
 	pmuv3_test_regs.cnten |= mask;
+	pmuv3_test_regs.enable_writes++;
 }
 
 static void pmuv3_test_count_off(u64 mask)
 {
 	pmuv3_test_regs.cnten &= ~mask;
+	pmuv3_test_regs.enable_writes++;
 }
 
 static void pmuv3_test_irq_on(u64 mask)
 {
 	pmuv3_test_regs.inten |= mask;
+	pmuv3_test_regs.enable_writes++;
 }
 
 static void pmuv3_test_irq_off(u64 mask)
 {
 	pmuv3_test_regs.inten &= ~mask;
+	pmuv3_test_regs.enable_writes++;
 }
 
 static u64 pmuv3_test_overflows(void)
@@ -245,6 +253,8 @@ static void pmuv3_test_chained_pair(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->counter[4], 0ULL);
 	KUNIT_EXPECT_EQ(test, armv8pmu_read_counter(event), 0x123456789abcdef0ULL);
 
+	/* The driver keeps records per CPU: stay on one. */
+	migrate_disable();
 	/* Counter 5 belongs to another event: left alone throughout. */
 	r->cnten = BIT_ULL(5);
 	r->inten = BIT_ULL(5);
@@ -260,8 +270,98 @@ static void pmuv3_test_chained_pair(struct kunit *test)
 	r->ovs = BIT_ULL(3) | BIT_ULL(5);
 	pmuv3_test_ev_call(event, armv8pmu_disable);
 	KUNIT_EXPECT_EQ(test, r->cnten, BIT_ULL(5));
-	KUNIT_EXPECT_EQ(test, r->inten, BIT_ULL(5));
+	/* A counter that does not count keeps its interrupt enable. */
+	KUNIT_EXPECT_EQ(test, r->inten, BIT_ULL(3) | BIT_ULL(5));
 	KUNIT_EXPECT_EQ(test, r->ovs, BIT_ULL(5));
+
+	/* Singles on both halves, then the pair again: 2 stays quiet. */
+	event->hw.flags &= ~ARMV8PMU_EVT_PAIR;
+	event->hw.idx = 2;
+	pmuv3_test_ev_call(event, armv8pmu_enable);
+	KUNIT_EXPECT_EQ(test, r->inten, BIT_ULL(2) | BIT_ULL(3) | BIT_ULL(5));
+	pmuv3_test_ev_call(event, armv8pmu_disable);
+	event->hw.flags |= ARMV8PMU_EVT_PAIR;
+	event->hw.idx = 3;
+	pmuv3_test_ev_call(event, armv8pmu_enable);
+	KUNIT_EXPECT_EQ(test, r->inten, BIT_ULL(3) | BIT_ULL(5));
+	KUNIT_EXPECT_EQ(test, r->cnten, BIT_ULL(2) | BIT_ULL(3) | BIT_ULL(5));
+	migrate_enable();
+}
+
+/* One task's event off counter 2 and another's on, as a switch does. */
+static void pmuv3_test_swap(struct arm_pmu *armpmu)
+{
+	struct pmu_hw_events *cpuc = this_cpu_ptr(armpmu->hw_events);
+	struct perf_event *from = cpuc->events[2], *to = cpuc->events[3];
+
+	/* What the framework's pmu_disable does. */
+	cpuc->stopped = true;
+	armv8pmu_stop(armpmu);
+	armv8pmu_disable(from);
+	armv8pmu_enable(to);
+	cpuc->stopped = false;
+	armv8pmu_start(armpmu);
+}
+
+/*
+ * Inside pmu_disable the enables change only at start: a counter that
+ * one event leaves and the next takes is not written at all, and one
+ * left empty goes off with its overflow dropped, in one write.
+ */
+static void pmuv3_test_enables_at_start(struct kunit *test)
+{
+	struct pmuv3_test_regs *r = &pmuv3_test_regs;
+	struct arm_pmu *armpmu = pmuv3_test_pmu(test);
+	struct pmu_hw_events *cpuc;
+	struct perf_event *a, *b;
+	unsigned int writes;
+
+	a = pmuv3_test_event(test, PERF_TYPE_RAW, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+			     0, 2);
+	b = pmuv3_test_event(test, PERF_TYPE_RAW, ARMV8_PMUV3_PERFCTR_L1D_CACHE,
+			     0, 2);
+	/* The driver keeps records per CPU: stay on one. */
+	migrate_disable();
+	pmuv3_test_call(armpmu, pmuv3_test_reset_pmu);
+	pmuv3_test_ev_call(a, armv8pmu_enable);
+	KUNIT_EXPECT_EQ(test, r->cnten, BIT_ULL(2));
+	KUNIT_EXPECT_EQ(test, r->inten, BIT_ULL(2));
+
+	preempt_disable();
+	cpuc = this_cpu_ptr(armpmu->hw_events);
+	cpuc->events[2] = a;
+	cpuc->events[3] = b;
+	preempt_enable();
+	writes = r->enable_writes;
+	pmuv3_test_call(armpmu, pmuv3_test_swap);
+	KUNIT_EXPECT_EQ(test, r->enable_writes, writes);
+	KUNIT_EXPECT_EQ(test, r->type[2], (u64)ARMV8_PMUV3_PERFCTR_L1D_CACHE);
+	KUNIT_EXPECT_EQ(test, r->cnten, BIT_ULL(2));
+	KUNIT_EXPECT_TRUE(test, r->pmcr & ARMV8_PMU_PMCR_E);
+
+	/* Now b leaves and nothing comes: counter 2 goes off, once. */
+	preempt_disable();
+	cpuc = this_cpu_ptr(armpmu->hw_events);
+	cpuc->events[2] = b;
+	cpuc->events[3] = b;
+	preempt_enable();
+	r->ovs = BIT_ULL(2);
+	pmuv3_test_call(armpmu, pmuv3_test_swap);
+	/* b went off and on again: nothing to write. */
+	KUNIT_EXPECT_EQ(test, r->enable_writes, writes);
+	preempt_disable();
+	local_irq_disable();
+	cpuc = this_cpu_ptr(armpmu->hw_events);
+	cpuc->stopped = true;
+	armv8pmu_disable(b);
+	cpuc->stopped = false;
+	armv8pmu_start(armpmu);
+	local_irq_enable();
+	preempt_enable();
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, r->enable_writes, writes + 1);
+	KUNIT_EXPECT_EQ(test, r->cnten, 0ULL);
+	KUNIT_EXPECT_EQ(test, r->ovs, 0ULL);
 }
 
 /*
@@ -645,6 +745,7 @@ static void pmuv3_test_start_stop(struct kunit *test)
 
 static struct kunit_case pmuv3_test_cases[] = {
 	KUNIT_CASE(pmuv3_test_chained_pair),
+	KUNIT_CASE(pmuv3_test_enables_at_start),
 	KUNIT_CASE(pmuv3_test_chained_read_retry),
 	KUNIT_CASE(pmuv3_test_bias),
 	KUNIT_CASE(pmuv3_test_counters_for),

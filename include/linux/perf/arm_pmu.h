@@ -69,9 +69,20 @@ static_assert(!((ARMPMU_EVT_64BIT | ARMPMU_EVT_47BIT | ARMPMU_EVT_63BIT) &
  *	handler must not start the counters again
  * @paired: the odd indices in @used_mask that hold a chained pair (the
  *	even one below is the pair's too)
+ * @counting: the driver's record of the counters it let count, as the
+ *	hardware has them (PMUv3: PMCNTENSET_EL0)
+ * @to_count: the counters that count once the PMU starts; the driver
+ *	brings @counting to it at start, in one write each way, and at
+ *	once outside pmu_disable
+ * @irqs_on: the counters whose overflow interrupt the driver enabled
+ *	(PMUv3: PMINTENSET_EL0)
+ * @user_access: the driver's last setting of EL0's counter access
+ *	(PMUv3: PMUSERENR_EL0), U64_MAX when unknown
  *
  * Only its own CPU changes it, with interrupts off: the struct pmu
- * callbacks run so, and so does the overflow interrupt.
+ * callbacks run so, and so does the overflow interrupt.  The driver's
+ * records are right while its reset() has run since the CPU last lost
+ * its registers (bring-up, power-down).
  */
 struct pmu_hw_events {
 	struct perf_event	*events[ARMPMU_MAX_HWEVENTS];
@@ -80,6 +91,10 @@ struct pmu_hw_events {
 	int			irq;
 	bool			stopped;
 	u64			paired;
+	u64			counting;
+	u64			to_count;
+	u64			irqs_on;
+	u64			user_access;
 };
 
 /**
