@@ -220,7 +220,7 @@ static void armpmu_hold(struct pmu_hw_events *cpuc,
 	u64 taken = armpmu_taken(need, idx);
 	u64 used = armpmu_bits64(cpuc->used_mask) | taken;
 
-	if (hweight64(taken) == 2)
+	if (taken != BIT_ULL(idx))
 		cpuc->paired |= BIT_ULL(idx);
 	bitmap_from_arr64(cpuc->used_mask, &used, ARMPMU_MAX_HWEVENTS);
 }
@@ -303,7 +303,7 @@ static int armpmu_place(struct arm_pmu *armpmu, struct pmu_hw_events *cpuc,
 		 * also shrink onto its preferred counter; missing that
 		 * rare case costs the event a rotation, as upstream.)
 		 */
-		if (hweight64(free) < (need.pair ? 2 : 1))
+		if (!free || (need.pair && !(free & (free - 1))))
 			return -EAGAIN;
 		return armpmu_replace_all(armpmu, cpuc, event, &need);
 	}
@@ -768,6 +768,12 @@ int armpmu_register(struct arm_pmu *armpmu)
 
 	if (!armpmu->set_event_filter)
 		armpmu->pmu.capabilities |= PERF_PMU_CAP_NO_EXCLUDE;
+	/*
+	 * On every CPU there can be, the PMU has no CPU to turn away:
+	 * spare the core its question at each event's sched in.
+	 */
+	if (cpumask_subset(cpu_possible_mask, &armpmu->supported_cpus))
+		armpmu->pmu.filter = NULL;
 	ret = perf_pmu_register(&armpmu->pmu, armpmu->name, -1);
 	if (ret)
 		goto out_pm;
