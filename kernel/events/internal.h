@@ -15,8 +15,9 @@
  *   task.c	  a task's events through fork (inheritance), exec, exit
  *   clone.c	  cloned task contexts, traded between tasks at a switch
  *   sched.c	  scheduling groups on and off PMUs: context switch, pinned
- *		  and flexible, multiplexing, the tick's walk of the active
- *		  groups, reading counts and times
+ *		  and flexible, parking, multiplexing, the tick's walk of
+ *		  the active groups
+ *   read.c	  reading counts and times, on the event's CPU or off it
  *   fops.c	  the event fd: read, ioctl, poll, fasync, release; prctl;
  *		  the in-kernel read/enable/period API
  *   ring_buffer.c  buffers, mmap, the user page, output begin/end, AUX
@@ -356,6 +357,16 @@ void perf_ctx_resched(struct perf_cpu_context *cpuctx,
 static inline int perf_group_kind(struct perf_event *leader)
 {
 	return leader->attr.pinned ? EVENT_PINNED : EVENT_FLEXIBLE;
+}
+
+/*
+ * May @leader's group stay on its PMU while its task is switched out
+ * (sched.c's parking: groups that count through their context alone)?
+ */
+static inline bool perf_group_parks(struct perf_event *leader)
+{
+	return (leader->group_caps & PERF_EV_CAP_FOLLOWS_CTX) &&
+	       leader->cpu == -1;
 }
 
 /* Take @event (a group leader or member) off the PMU if it is on it. */
