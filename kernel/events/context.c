@@ -103,8 +103,9 @@
  *                        nr_siblings, group_generation, group_caps,
  *                        event_entry, group_entry, attr (after open, only the
  *                        changes ioctl may make); lock: state, oncpu (for a
- *                        parked group the CPU its context was last on,
- *                        sched.c), times, hlist_entry (swevent.c),
+ *                        group parked on its PMU the CPU its context was
+ *                        last on, -1 for one parked off it, sched.c),
+ *                        times, hlist_entry (swevent.c),
  *                        active_entry, flex, flex_charged, pending_disable
  *                        (set from NMI, read under it); atomic or NMI-safe:
  *                        count, child_count, event_limit, the other pending_*

@@ -383,7 +383,8 @@ static void fops_period_apply(struct perf_event *event,
 		hwc->sample_period = value;
 	event->attr.sample_period = value;
 
-	if (event->state != PERF_EVENT_STATE_ACTIVE) {
+	if (event->state != PERF_EVENT_STATE_ACTIVE ||
+	    perf_event_parked_off(event)) {
 		/* The next add() programs a full new period. */
 		local64_set(&hwc->period_left, 0);
 		return;

@@ -369,6 +369,17 @@ static inline bool perf_group_parks(struct perf_event *leader)
 	       leader->cpu == -1;
 }
 
+/*
+ * ACTIVE without a CPU: its task is out and its group gave the PMU back
+ * at the switch, to have it again when the task returns (sched.c,
+ * perf_group_parks_off()).  Its count is folded and it holds no counter:
+ * nothing may start, stop or read it on a PMU.
+ */
+static inline bool perf_event_parked_off(struct perf_event *event)
+{
+	return event->state == PERF_EVENT_STATE_ACTIVE && event->oncpu < 0;
+}
+
 /* Take @event (a group leader or member) off the PMU if it is on it. */
 void perf_event_sched_out(struct perf_event *event,
 			  struct perf_event_context *ctx);

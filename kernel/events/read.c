@@ -7,7 +7,8 @@
  * the event is on.  perf_event_read() gets there (an IPI when that is
  * another CPU) or, for an event that is not on a PMU, brings only its
  * times up to date under the context lock.  Groups parked on their PMU
- * (sched.c) are read wherever their context went out.
+ * (sched.c) are read wherever their context went out; groups parked
+ * off it folded their count when they gave the counters back.
  */
 
 #include <linux/perf_event.h>

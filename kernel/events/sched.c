@@ -31,6 +31,14 @@
  * switches at the cost of one.  Anything that changes a parked group
  * meanwhile runs under the context lock, and takes a group off the usual
  * way: those PMUs' add and del touch nothing of the CPU.
+ *
+ * Other groups park off their PMU (perf_group_parks_off()): at the
+ * switch each member gives its counter back (del, oncpu -1) and stays
+ * ACTIVE, times untouched for the same reason; when the context comes
+ * back the walk gives the group its counters again in its turn, and a
+ * group that cannot have them comes off then, as of the instant its
+ * context stopped.  ACTIVE with oncpu -1 is that state
+ * (perf_event_parked_off()); taking such a group off skips the del.
  */
 
 #include <linux/hrtimer.h>
@@ -186,21 +194,33 @@ static int perf_event_sched_in(struct perf_event *event,
 	return 0;
 }
 
-/* Take an ACTIVE event off its PMU, into @state. */
-static void perf_event_off(struct perf_event *event,
-			   enum perf_event_state state)
+/* @event gave its PMU back (del): the CPU's PMU has room again. */
+static void perf_event_left_pmu(struct perf_event *event)
 {
 	struct perf_cpu_pmu_context *cpc = perf_cpc(event);
 
-	event->pmu->del(event, 0);
 	WRITE_ONCE(event->oncpu, -1);
-	perf_event_set_state(event, state);
-
 	if (is_software_event(event))
 		return;
 	cpc->active_oncpu--;
 	if (event->attr.exclusive || !cpc->active_oncpu)
 		cpc->exclusive = 0;
+}
+
+/*
+ * Take an ACTIVE event off its PMU, into @state.  One parked off its PMU
+ * (perf_event_parked_off()) gave its counter back already.
+ */
+static void perf_event_off(struct perf_event *event,
+			   enum perf_event_state state)
+{
+	bool on_pmu = !perf_event_parked_off(event);
+
+	if (on_pmu)
+		event->pmu->del(event, 0);
+	perf_event_set_state(event, state);
+	if (on_pmu)
+		perf_event_left_pmu(event);
 }
 
 /**
@@ -336,6 +356,125 @@ static bool perf_group_unpark(struct perf_event *leader)
 }
 
 /*
+ * May @leader's group come off its PMU at a task switch and stay ACTIVE
+ * (parked off)?  Its counters are given back, its state and times are
+ * not touched: they follow the context's clock, which stops with the
+ * context, so while the task is out they stand still exactly as if the
+ * group had come off.  When the context comes back, the walk gives the
+ * group its counters again (perf_group_unpark_off()), and only if that
+ * fails does it come off for real, at the instant its context stopped.
+ * A switch between two tasks with hardware events thus saves each
+ * event two state changes and the group's way off and on.
+ *
+ * Not for a group bound to a CPU, an exclusive group (it must find the
+ * PMU empty), a group with a disable pending from an overflow (going off
+ * is what carries it out), trace and AUX PMUs' groups (their sched in
+ * logs and starts more than counters), nor while the PMU's flexible
+ * groups contend (their charges are taken at each way off).
+ */
+static bool perf_group_parks_off(struct perf_event *leader)
+{
+	struct pmu *pmu = leader->pmu_ctx->pmu;
+	struct perf_event *sib;
+
+	if (leader->cpu != -1 || leader->attr.exclusive ||
+	    leader->pending_disable)
+		return false;
+	if (!leader->attr.pinned && leader->pmu_ctx->flexible_missed)
+		return false;
+	if ((pmu->capabilities & PERF_PMU_CAP_ITRACE) || pmu->setup_aux)
+		return false;
+	list_for_each_entry(sib, &leader->sibling_list, sibling_entry) {
+		if (sib->pending_disable)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Give back the counters of a group whose task goes out (@stop_at NULL),
+ * or of the members before @stop_at that had theirs again; the group
+ * stays ACTIVE.
+ */
+static void perf_group_park_off(struct perf_event *leader,
+				struct perf_event *stop_at)
+{
+	struct perf_event *sib;
+
+	list_for_each_entry(sib, &leader->sibling_list, sibling_entry) {
+		if (sib == stop_at)
+			break;
+		if (sib->state != PERF_EVENT_STATE_ACTIVE)
+			continue;
+		sib->pmu->del(sib, 0);
+		perf_event_left_pmu(sib);
+	}
+	leader->pmu->del(leader, 0);
+	perf_event_left_pmu(leader);
+}
+
+/* One member of a group parked off: its counter again, or -EAGAIN. */
+static int perf_event_unpark_off(struct perf_event *event, int cpu)
+{
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return 0;
+	if (unlikely(event->hw.interrupts == MAX_INTERRUPTS))
+		perf_event_unthrottle(event, false);
+	WRITE_ONCE(event->oncpu, cpu);
+	if (event->pmu->add(event, PERF_EF_START)) {
+		WRITE_ONCE(event->oncpu, -1);
+		return -EAGAIN;
+	}
+	if (!is_software_event(event))
+		perf_cpc(event)->active_oncpu++;
+	return 0;
+}
+
+/*
+ * Put a group parked off back on its PMU, as the group it was: false if
+ * it may not or does not fit (as perf_group_sched_in() judges), or if a
+ * member was enabled while it was out; the caller then takes it off.
+ */
+static bool perf_group_unpark_off(struct perf_event *leader,
+				  unsigned int fits_below)
+{
+	struct pmu *pmu = leader->pmu_ctx->pmu;
+	struct perf_cpu_pmu_context *cpc = this_cpu_ptr(pmu->cpu_pmu_context);
+	int cpu = smp_processor_id();
+	struct perf_event *sib;
+
+	if (!perf_event_filter_match(leader) || cpc->exclusive ||
+	    leader->nr_siblings + 1 >= fits_below)
+		return false;
+	list_for_each_entry(sib, &leader->sibling_list, sibling_entry) {
+		if (sib->state == PERF_EVENT_STATE_INACTIVE)
+			return false;
+	}
+
+	/* A lone event needs no transaction; see perf_group_sched_in(). */
+	if (!leader->nr_siblings)
+		return !perf_event_unpark_off(leader, cpu);
+
+	pmu->start_txn(pmu, PERF_PMU_TXN_ADD);
+	if (perf_event_unpark_off(leader, cpu)) {
+		pmu->cancel_txn(pmu);
+		return false;
+	}
+	list_for_each_entry(sib, &leader->sibling_list, sibling_entry) {
+		if (perf_event_unpark_off(sib, cpu)) {
+			perf_group_park_off(leader, sib);
+			pmu->cancel_txn(pmu);
+			return false;
+		}
+	}
+	if (!pmu->commit_txn(pmu))
+		return true;
+	perf_group_park_off(leader, NULL);
+	pmu->cancel_txn(pmu);
+	return false;
+}
+
+/*
  * Put a whole group on its PMU, or nothing of it.  A group of @fits_below
  * events or more is not offered the PMU (see perf_flex_try()); software
  * groups always are.  Return: 0, -EBUSY if it did not fit or was not
@@ -350,7 +489,15 @@ static int perf_group_sched_in(struct perf_event *leader,
 	struct perf_cpu_pmu_context *cpc = this_cpu_ptr(pmu->cpu_pmu_context);
 	struct perf_event *sib, *failed = NULL;
 
-	if (leader->state != PERF_EVENT_STATE_INACTIVE) {
+	if (perf_event_parked_off(leader)) {
+		if (perf_group_unpark_off(leader, fits_below))
+			return 0;
+		/*
+		 * Off for real, at the instant its context stopped; then
+		 * offered the PMU as any group.
+		 */
+		perf_group_off(leader, ctx);
+	} else if (leader->state != PERF_EVENT_STATE_INACTIVE) {
 		if (leader->state != PERF_EVENT_STATE_ACTIVE ||
 		    !perf_group_parks(leader) || perf_group_unpark(leader))
 			return PERF_FLEX_SKIP;
@@ -477,8 +624,14 @@ static void perf_epc_sched_out(struct perf_event_pmu_context *epc,
 				 active_entry) {
 		if (!(type & perf_group_kind(leader)))
 			continue;
-		if ((type & EVENT_PARK) && perf_group_parks(leader))
-			continue;
+		if (type & EVENT_PARK) {
+			if (perf_group_parks(leader))
+				continue;
+			if (perf_group_parks_off(leader)) {
+				perf_group_park_off(leader, NULL);
+				continue;
+			}
+		}
 		perf_group_off(leader, ctx);
 	}
 	perf_pmu_enable(epc->pmu);
@@ -553,6 +706,25 @@ static u64 perf_mux_flex_lag(const struct pmu *pmu)
 	       READ_ONCE(pmu->hrtimer_interval_ms) * NSEC_PER_MSEC;
 }
 
+/*
+ * The PMU's flexible groups start to contend: from now on what each runs
+ * is charged (perf_flex_charge_group()).  A group that came back from
+ * being parked off (perf_group_parks_off()) was not charged on its ways
+ * off and on, nor had its times folded: what it ran until now was
+ * uncontended and is not charged either.
+ */
+static void perf_flex_rebase(struct perf_event_pmu_context *epc)
+{
+	struct perf_event *leader;
+
+	list_for_each_entry(leader, &epc->active_groups, active_entry) {
+		if (leader->attr.pinned)
+			continue;
+		perf_event_update_time(leader);
+		leader->flex_charged = leader->times.running;
+	}
+}
+
 static void perf_flexible_sched_in(struct perf_event_pmu_context *epc,
 				   struct perf_event_context *ctx)
 {
@@ -563,6 +735,8 @@ static void perf_flexible_sched_in(struct perf_event_pmu_context *epc,
 		return;
 	missed = perf_flex_sched(&epc->flexible, perf_mux_flex_lag(epc->pmu),
 				 perf_flex_try, &walk, PERF_FLEX_MAX_MISSES);
+	if (missed > 0 && !epc->flexible_missed)
+		perf_flex_rebase(epc);
 	epc->flexible_missed = missed > 0;
 	if (missed > 0)
 		perf_mux_kick(epc);

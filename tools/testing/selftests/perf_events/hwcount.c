@@ -1015,4 +1015,165 @@ TEST(hw_count_keeps_counts_when_events_move)
 #endif
 }
 
+/*
+ * A task on CPU 1 that runs hwc_loop(n) at each byte on its command pipe
+ * and answers with a byte; 'q' ends it.
+ */
+struct hw_worker {
+	pid_t pid;
+	int cmd, done;
+};
+
+static int hw_worker_start(struct hw_worker *w, unsigned long n)
+{
+	int to[2], from[2];
+	char c;
+
+	if (pipe(to) || pipe(from))
+		return -1;
+	w->pid = fork();
+	if (w->pid < 0)
+		return -1;
+	if (w->pid == 0) {
+		close(to[1]);
+		close(from[0]);
+		if (pin_to_cpu(1))
+			_exit(1);
+		while (read(to[0], &c, 1) == 1 && c != 'q') {
+			hwc_loop(n);
+			if (write(from[1], &c, 1) != 1)
+				break;
+		}
+		_exit(0);
+	}
+	close(to[0]);
+	close(from[1]);
+	w->cmd = to[1];
+	w->done = from[0];
+	return 0;
+}
+
+/* One run of the worker's loop; false if it did not answer. */
+static bool hw_worker_run(struct hw_worker *w)
+{
+	char c = 'r';
+
+	return write(w->cmd, &c, 1) == 1 && read(w->done, &c, 1) == 1;
+}
+
+static void hw_worker_stop(struct hw_worker *w)
+{
+	char c = 'q';
+
+	if (write(w->cmd, &c, 1) != 1)
+		kill(w->pid, SIGKILL);
+	waitpid(w->pid, NULL, 0);
+	close(w->cmd);
+	close(w->done);
+}
+
+/* A counting user-instructions event of another task, times in read(). */
+static int open_task_instructions(pid_t pid, int disabled, int group_fd)
+{
+	struct perf_event_attr attr;
+
+	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.disabled = disabled;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return sys_perf_event_open(&attr, pid, -1, group_fd, 0);
+}
+
+/*
+ * A task's event that cannot have its counter back when the task runs
+ * again: between two runs of the task, a pinned exclusive CPU event
+ * takes CPU 1's PMU, so for the second run the task's event waits
+ * (enabled, not running) and counts nothing; once the exclusive event
+ * is gone, the third run counts again.  perfcore gives a switched-out
+ * task's hardware events their counters back without taking them off
+ * its context (sched.c, perf_group_parks_off()); this is the case where
+ * that cannot be done, and must end as on stock: two runs counted, the
+ * second one's time enabled and not running.
+ */
+TEST(hw_task_event_waits_while_cpu_exclusive)
+{
+	const unsigned long n = 1000000;
+	struct perf_event_attr attr;
+	struct read_one r, x;
+	struct hw_worker w;
+	int fd, ex;
+
+	HW_REQUIRE();
+	ASSERT_EQ(0, pin_to_cpu(0));
+	ASSERT_EQ(0, hw_worker_start(&w, n));
+	fd = open_task_instructions(w.pid, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	ASSERT_TRUE(hw_worker_run(&w));
+
+	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	attr.disabled = 0;
+	attr.pinned = 1;
+	attr.exclusive = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	ex = sys_perf_event_open(&attr, -1, 1, -1, 0);
+	ASSERT_GE(ex, 0) TH_LOG("exclusive CPU event: %s", strerror(errno));
+	ASSERT_TRUE(hw_worker_run(&w));
+	ASSERT_EQ(0, read_one_times(ex, &x));
+	EXPECT_EQ(x.enabled, x.running) TH_LOG("the exclusive event waited");
+	close(ex);
+
+	ASSERT_TRUE(hw_worker_run(&w));
+	ASSERT_EQ(0, read_one_times(fd, &r));
+	hw_worker_stop(&w);
+
+	EXPECT_GE(r.value, 2 * LOOP_K * n);
+	EXPECT_LT(r.value, 2 * LOOP_K * n + LOOP_K * n / 100)
+		TH_LOG("counted %llu for two runs of %lu", r.value, LOOP_K * n);
+	/* The second run, at least LOOP_K * n ns of it, did not run. */
+	EXPECT_GE(r.enabled - r.running, LOOP_K * n)
+		TH_LOG("enabled %llu running %llu", r.enabled, r.running);
+	close(fd);
+}
+
+/*
+ * A member enabled while its task is out joins its group at the next
+ * run: the group goes on whole, and the member counts that run only.
+ */
+TEST(hw_task_group_member_enabled_while_out)
+{
+	const unsigned long n = 1000000;
+	struct read_one lead, mem;
+	struct hw_worker w;
+	int fd, sib;
+
+	HW_REQUIRE();
+	ASSERT_EQ(0, pin_to_cpu(0));
+	ASSERT_EQ(0, hw_worker_start(&w, n));
+	fd = open_task_instructions(w.pid, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	sib = open_task_instructions(w.pid, 1, fd);
+	ASSERT_GE(sib, 0) TH_LOG("member: %s", strerror(errno));
+	ASSERT_TRUE(hw_worker_run(&w));
+
+	ASSERT_EQ(0, ioctl(sib, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_TRUE(hw_worker_run(&w));
+	ASSERT_EQ(0, read_one_times(fd, &lead));
+	ASSERT_EQ(0, read_one_times(sib, &mem));
+	hw_worker_stop(&w);
+
+	EXPECT_GE(lead.value, 2 * LOOP_K * n);
+	EXPECT_LT(lead.value, 2 * LOOP_K * n + LOOP_K * n / 100);
+	EXPECT_GE(mem.value, LOOP_K * n);
+	EXPECT_LT(mem.value, LOOP_K * n + LOOP_K * n / 100)
+		TH_LOG("member counted %llu, one run is %lu", mem.value,
+		       LOOP_K * n);
+	EXPECT_EQ(lead.enabled, lead.running);
+	EXPECT_EQ(mem.enabled, mem.running);
+	close(sib);
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
