@@ -332,6 +332,14 @@ struct x86c_pmu {
 #define X86C_UEVENT_CONSTRAINT(c, counters)				\
 	X86C_CONSTRAINT(c, ARCH_PERFMON_EVENTSEL_EVENT |		\
 			   ARCH_PERFMON_EVENTSEL_UMASK, counters)
+/* Codes @first to @first + @span under the mask, all alike. */
+#define X86C_RANGE_CONSTRAINT(first, span, m, counters) {		\
+	.idxmsk64 = (counters),						\
+	.code = (first),						\
+	.size = (span),							\
+	.cmask = (m),							\
+	.weight = __builtin_popcountll(counters),			\
+}
 #define X86C_CONSTRAINT_END	{ .cmask = 0 }
 
 /**
@@ -464,6 +472,8 @@ int x86c_amd_probe(struct x86c_pmu *p);
 /* AMD before PerfMonV2 and with it, for KUnit (counters_test.c) */
 extern const struct x86c_vendor x86c_amd_vendor;
 extern const struct x86c_vendor x86c_amd_v2_vendor;
+/* Family 15h's counter constraints, for KUnit too */
+extern struct event_constraint x86c_amd_f15h_table[];
 #else
 static inline int x86c_amd_probe(struct x86c_pmu *p)
 {

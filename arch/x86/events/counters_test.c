@@ -1452,6 +1452,48 @@ static void amd_paired_counters(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake->evtsel[1], 0ULL);
 	KUNIT_EXPECT_EQ(test, fake->evtsel[2] | fake->evtsel[3], 0ULL);
 }
+
+/*
+ * AMD family 15h: the counters an event may use, by its unit, its code
+ * and, for 0x000, 0x004 and 0x031, its unit mask.  The table covers
+ * every code: no config reaches the unconstrained default.
+ */
+static void amd_f15h_constraints(struct kunit *test)
+{
+	static const struct { u64 config, counters; } rows[] = {
+		{ 0x010, 0x38 }, { 0x000, 0x38 }, { 0x0f00, 0x38 },
+		{ 0xf000, 0x38 }, { 0x1100, 0x08 }, { 0x003, 0x08 },
+		{ 0x0104, 0x38 }, { 0x0304, 0x08 }, { 0x020, 0x3f },
+		{ 0x0c0, 0x3f }, { 0x1ULL << 32 | 0x23, 0x3f }, { 0x023, 0x07 },
+		{ 0x02d, 0x08 }, { 0x02e, 0x09 }, { 0x0431, 0x07 },
+		{ 0x0631, 0 }, { 0x1ULL << 32 | 0xc0, 0x38 },
+		{ 0x1ULL << 32 | 0xc1, 0x3f }, { 0x060, 0x07 }, { 0x0d0, 0x07 },
+		{ 0x08f, 0x01 }, { 0x1ULL << 32 | 0x8f, 0x07 },
+		{ 0x1ULL << 32 | 0x87, 0x01 }, { 0x0dd, 0x3f },
+		{ 0x1ULL << 32 | 0xd8, 0x3f }, { 0x0e9, 0 }, { 0x0a0, 0 },
+	};
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p;
+	struct event_constraint *c;
+	int i;
+
+	fake_as_amd(p, &x86c_amd_vendor, 0);
+	p->table = x86c_amd_f15h_table;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		u64 config = rows[i].config | EVTSEL_OS | EVTSEL_USR | EVTSEL_INT;
+
+		c = x86c_constraint(p, config);
+		KUNIT_EXPECT_PTR_NE_MSG(test, c, &p->any_gp,
+					"config %#llx", rows[i].config);
+		KUNIT_EXPECT_EQ_MSG(test, c->idxmsk64, rows[i].counters,
+				    "config %#llx", rows[i].config);
+	}
+	/* Every row within the six counters, its weight its count. */
+	for (c = x86c_amd_f15h_table; c->cmask; c++) {
+		KUNIT_EXPECT_EQ(test, c->idxmsk64 & ~GENMASK_ULL(5, 0), 0ULL);
+		KUNIT_EXPECT_EQ(test, c->weight, hweight64(c->idxmsk64));
+	}
+}
 #endif
 
 static struct kunit_case counters_cases[] = {
@@ -1486,6 +1528,7 @@ static struct kunit_case counters_cases[] = {
 #ifdef CONFIG_CPU_SUP_AMD
 	KUNIT_CASE(amd_host_only_per_cpu),
 	KUNIT_CASE(amd_paired_counters),
+	KUNIT_CASE(amd_f15h_constraints),
 #endif
 	{}
 };

@@ -57,6 +57,94 @@ static struct event_constraint amd_pair_table[] = {
 	X86C_CONSTRAINT_END
 };
 
+/*
+ * Family 15h (Bulldozer to Excavator): which of the six counters an
+ * event may use follows the unit it counts in, bits 7:4 of its event
+ * code (BKDG for family 15h, "Core Performance Monitor Counters"):
+ * floating point on counters 3-5, load/store and data cache on all six,
+ * the combined unit, instruction cache and decode on 0-2, the
+ * northbridge on none of them (its own counters, the NB PMU).  Some
+ * codes have counters of their own, and three depend on their unit
+ * mask: 0x000 with both halves of it set, and 0x004 with more than one
+ * bit, count on counter 3 only; 0x031 with more than one bit counts
+ * nowhere.  The first row that matches wins, so every exception comes
+ * before its unit's row; the unit rows match bits 7:4 alone.
+ */
+#define F15H_PMC0	BIT_ULL(0)
+#define F15H_PMC0_2	GENMASK_ULL(2, 0)
+#define F15H_PMC3	BIT_ULL(3)
+#define F15H_PMC0_3	(BIT_ULL(0) | BIT_ULL(3))
+#define F15H_PMC3_5	GENMASK_ULL(5, 3)
+#define F15H_PMC0_5	GENMASK_ULL(5, 0)
+
+/* Bit 8 of an event code, where the event select has it. */
+#define F15H_HI		BIT_ULL(32)
+
+#define F15H_EVENT(code, counters) \
+	X86C_CONSTRAINT(code, AMD64_EVENTSEL_EVENT, counters)
+#define F15H_UMASK(code, umask, counters) \
+	X86C_CONSTRAINT((code) | (umask) << 8, AMD64_EVENTSEL_EVENT | \
+			ARCH_PERFMON_EVENTSEL_UMASK, counters)
+/* @n units from @first's */
+#define F15H_UNITS(first, n, counters) \
+	X86C_RANGE_CONSTRAINT(first, ((n) - 1) << 4, 0xf0, counters)
+
+struct event_constraint x86c_amd_f15h_table[] = {
+	/* 0x000: one half of the unit mask, or none, is an FP unit event */
+	X86C_CONSTRAINT(0x000, AMD64_EVENTSEL_EVENT | 0xf000, F15H_PMC3_5),
+	X86C_CONSTRAINT(0x000, AMD64_EVENTSEL_EVENT | 0x0f00, F15H_PMC3_5),
+	F15H_EVENT(0x000, F15H_PMC3),
+	/* 0x004 and 0x031: at most one unit mask bit */
+	F15H_UMASK(0x004, 0x00, F15H_PMC3_5),
+	F15H_UMASK(0x004, 0x01, F15H_PMC3_5),
+	F15H_UMASK(0x004, 0x02, F15H_PMC3_5),
+	F15H_UMASK(0x004, 0x04, F15H_PMC3_5),
+	F15H_UMASK(0x004, 0x08, F15H_PMC3_5),
+	F15H_UMASK(0x004, 0x10, F15H_PMC3_5),
+	F15H_UMASK(0x004, 0x20, F15H_PMC3_5),
+	F15H_UMASK(0x004, 0x40, F15H_PMC3_5),
+	F15H_UMASK(0x004, 0x80, F15H_PMC3_5),
+	F15H_EVENT(0x004, F15H_PMC3),
+	F15H_UMASK(0x031, 0x00, F15H_PMC0_2),
+	F15H_UMASK(0x031, 0x01, F15H_PMC0_2),
+	F15H_UMASK(0x031, 0x02, F15H_PMC0_2),
+	F15H_UMASK(0x031, 0x04, F15H_PMC0_2),
+	F15H_UMASK(0x031, 0x08, F15H_PMC0_2),
+	F15H_UMASK(0x031, 0x10, F15H_PMC0_2),
+	F15H_UMASK(0x031, 0x20, F15H_PMC0_2),
+	F15H_UMASK(0x031, 0x40, F15H_PMC0_2),
+	F15H_UMASK(0x031, 0x80, F15H_PMC0_2),
+	F15H_EVENT(0x031, 0),
+	/* codes with counters of their own */
+	F15H_EVENT(0x003, F15H_PMC3),
+	F15H_EVENT(0x00b, F15H_PMC3),
+	F15H_EVENT(0x00d, F15H_PMC3),
+	F15H_EVENT(0x023, F15H_PMC0_2),
+	F15H_EVENT(0x02d, F15H_PMC3),
+	F15H_EVENT(0x02e, F15H_PMC0_3),
+	F15H_EVENT(0x043, F15H_PMC0_2),
+	F15H_EVENT(0x045, F15H_PMC0_2),
+	F15H_EVENT(0x046, F15H_PMC0_2),
+	F15H_EVENT(0x054, F15H_PMC0_2),
+	F15H_EVENT(0x055, F15H_PMC0_2),
+	F15H_EVENT(0x08f, F15H_PMC0),
+	X86C_RANGE_CONSTRAINT(0x0db, 4, AMD64_EVENTSEL_EVENT, F15H_PMC0_5),
+	F15H_EVENT(F15H_HI | 0xc0, F15H_PMC3_5),	/* 0x1c0 */
+	F15H_EVENT(F15H_HI | 0x87, F15H_PMC0),	/* 0x187 */
+	F15H_EVENT(F15H_HI | 0x88, F15H_PMC0),	/* 0x188 */
+	F15H_EVENT(F15H_HI | 0xd6, F15H_PMC0_5),	/* 0x1d6 */
+	F15H_EVENT(F15H_HI | 0xd8, F15H_PMC0_5),	/* 0x1d8 */
+	/* the units */
+	F15H_UNITS(0x00, 2, F15H_PMC3_5),	/* floating point */
+	F15H_UNITS(0x20, 4, F15H_PMC0_5),	/* load/store, data cache */
+	F15H_UNITS(0x60, 4, F15H_PMC0_2),	/* combined unit, IC, decode */
+	F15H_UNITS(0xa0, 2, 0),			/* none */
+	F15H_UNITS(0xc0, 1, F15H_PMC0_5),	/* execution, load/store */
+	F15H_UNITS(0xd0, 1, F15H_PMC0_2),	/* decode */
+	F15H_UNITS(0xe0, 2, 0),			/* northbridge: the NB PMU */
+	X86C_CONSTRAINT_END
+};
+
 /* Core generations whose generic event codes differ. */
 enum amd_generation {
 	AMD_PRE_ZEN,
@@ -300,6 +388,8 @@ int x86c_amd_probe(struct x86c_pmu *p)
 	p->cache_events = boot_cpu_data.x86 >= 0x17 ? amd_cache_events_zen :
 						      amd_cache_events_pre_zen;
 	p->cache_refused = AMD_CACHE_REFUSED;
+	if (boot_cpu_data.x86 == 0x15)
+		p->table = x86c_amd_f15h_table;
 	if (boot_cpu_data.x86 >= 0x17 && p->num_gp >= 2) {
 		/* The even counters that have an odd one after them. */
 		u64 even = GENMASK_ULL(p->num_gp - 2, 0) & AMD_EVEN_COUNTERS;
