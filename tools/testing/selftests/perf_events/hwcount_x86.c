@@ -1162,8 +1162,10 @@ static int open_raw_beside(__u64 config, __u64 config1, int group_fd)
  * per family: AMD's before and from family 17h on, Intel's per family 6
  * model (Skylake's here: the intel-skl model), and none for an Intel CPU
  * outside family 6, which gets the architectural events alone (our other
- * Intel models).  An event of the table counts as its raw code does,
- * with its off-core response selection where it has one.
+ * Intel models).  On AMD family 15h the NODE events, northbridge ones,
+ * are EINVAL: the core counters take none.  An event of the table
+ * counts as its raw code does, with its off-core response selection
+ * where it has one.
  */
 TEST(x86_generic_cache_events)
 {
@@ -1204,6 +1206,13 @@ TEST(x86_generic_cache_events)
 		if (!e)
 			want = table && cache_refused(amd, cache, op) ?
 			       EINVAL : ENOENT;
+		/*
+		 * Family 15h counts northbridge events (unit 0xe0, 0xf0:
+		 * the NODE ones) on the NB PMU: the core counters refuse
+		 * them (x86_amd_f15h_constraints).
+		 */
+		else if (amd && family == 0x15 && (e->code & 0xe0) == 0xe0)
+			want = EINVAL;
 		fd = open_hw_user(PERF_TYPE_HW_CACHE, id, 1, -1);
 		if (want) {
 			EXPECT_EQ(-1, fd)
@@ -1460,6 +1469,112 @@ TEST(x86_skylake_constraints)
 	}
 	while (n--)
 		close(fd[n]);
+#else
+	SKIP(return, "x86-only case");
+#endif
+}
+
+/*
+ * An AMD family 15h config: event code and unit mask.  Bit 8 of the
+ * code is config bit 32 (F15H_HI).
+ */
+#define F15H_HI			0x100000000ULL
+#define F15H_EVENT(code, umask)	((code) | ((umask) << 8))
+
+/*
+ * How many events of @configs (cycled through) one group takes: the
+ * leader disabled (a disabled member would not count against the
+ * counters), the members enabled, until an open fails with EINVAL.
+ */
+static int x86_group_takes(const __u64 *configs, int nconfigs, int max)
+{
+	int fd[16], n, err = 0;
+
+	for (n = 0; n < max && n < 16; n++) {
+		fd[n] = open_hw_user(PERF_TYPE_RAW, configs[n % nconfigs], !n,
+				     n ? fd[0] : -1);
+		if (fd[n] < 0) {
+			err = errno;
+			break;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		close(fd[i]);
+	return n < max && err != EINVAL ? -err : n;
+}
+
+/*
+ * Family 15h (Bulldozer to Excavator): the counters an event may use
+ * depend on its unit (bits 7:4 of the event code), with exceptions by
+ * code and, for three codes, by how many unit-mask bits are set
+ * (stock: amd_get_event_constraints_f15h()).  Each row: a config and
+ * how many such events a group takes on six counters.  0: none, the
+ * event cannot count at all (the northbridge events, moved to the NB
+ * PMU; the unused units; 0x031 with more than one unit-mask bit).
+ */
+TEST(x86_amd_f15h_constraints)
+{
+#if defined(__x86_64__)
+	static const struct { __u64 config; int takes; } rows[] = {
+		/* FP: counters 3-5; some only counter 3 */
+		{ F15H_EVENT(0x010, 0), 3 }, { F15H_EVENT(0x000, 0), 3 },
+		{ F15H_EVENT(0x000, 0x0f), 3 }, { F15H_EVENT(0x000, 0xf0), 3 },
+		{ F15H_EVENT(0x000, 0x11), 1 }, { F15H_EVENT(0x003, 0), 1 },
+		{ F15H_EVENT(0x004, 0x01), 3 }, { F15H_EVENT(0x004, 0x03), 1 },
+		{ F15H_EVENT(0x00b, 0), 1 }, { F15H_EVENT(0x00d, 0), 1 },
+		/* LS, DC, EX/LS: all six; some counters 0-2, 3, or 0 and 3 */
+		{ F15H_EVENT(0x020, 0), 6 }, { F15H_EVENT(0x040, 0), 6 },
+		{ F15H_EVENT(0x0c0, 0), 6 },
+		{ F15H_EVENT(F15H_HI | 0x23, 0), 6 },
+		{ F15H_EVENT(0x023, 0), 3 }, { F15H_EVENT(0x043, 0), 3 },
+		{ F15H_EVENT(0x045, 0), 3 }, { F15H_EVENT(0x046, 0), 3 },
+		{ F15H_EVENT(0x054, 0), 3 }, { F15H_EVENT(0x055, 0), 3 },
+		{ F15H_EVENT(0x02d, 0), 1 }, { F15H_EVENT(0x02e, 0), 2 },
+		{ F15H_EVENT(0x031, 0x04), 3 }, { F15H_EVENT(0x031, 0x06), 0 },
+		{ F15H_EVENT(F15H_HI | 0xc0, 0), 3 },
+		{ F15H_EVENT(F15H_HI | 0xc1, 0), 6 },
+		/* CU, IC/DE, DE: counters 0-2; some only 0, some all six */
+		{ F15H_EVENT(0x060, 0), 3 }, { F15H_EVENT(0x080, 0), 3 },
+		{ F15H_EVENT(0x0d0, 0), 3 },
+		{ F15H_EVENT(F15H_HI | 0x8f, 0), 3 },
+		{ F15H_EVENT(0x08f, 0), 1 },
+		{ F15H_EVENT(F15H_HI | 0x87, 0), 1 },
+		{ F15H_EVENT(F15H_HI | 0x88, 0), 1 },
+		{ F15H_EVENT(0x0db, 0), 6 },
+		{ F15H_EVENT(0x0df, 0), 6 },
+		{ F15H_EVENT(F15H_HI | 0xd6, 0), 6 },
+		{ F15H_EVENT(F15H_HI | 0xd8, 0), 6 },
+		/* NB and the unused units: nothing */
+		{ F15H_EVENT(0x0e0, 0), 0 }, { F15H_EVENT(0x0f0, 0), 0 },
+		{ F15H_EVENT(0x0a0, 0), 0 }, { F15H_EVENT(0x0b0, 0), 0 },
+	};
+	/* Overlaps: counter 3 alone with 3-5, and 0 and 3 with 3 and 0. */
+	static const __u64 fp_mix[] = { F15H_EVENT(0x003, 0),
+					F15H_EVENT(0x010, 0),
+					F15H_EVENT(0x010, 0),
+					F15H_EVENT(0x010, 0) };
+	static const __u64 ls_mix[] = { F15H_EVENT(0x02e, 0),
+					F15H_EVENT(0x02d, 0),
+					F15H_EVENT(0x08f, 0) };
+	unsigned int family, model;
+	unsigned int i;
+	int got;
+
+	X86_REQUIRE();
+	x86_family_model(&family, &model);
+	if (pmu->raw_cycles == 0x003c || family != 0x15)
+		SKIP(return, "AMD family 15h's constraints");
+	ASSERT_EQ(6, pmu->gp_counters);
+
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		got = x86_group_takes(&rows[i].config, 1, 7);
+		EXPECT_EQ(rows[i].takes, got)
+			TH_LOG("config %#llx", (unsigned long long)rows[i].config);
+	}
+	/* One on counter 3, then the 3-5 ones: 3 in all. */
+	EXPECT_EQ(3, x86_group_takes(fp_mix, 4, 7));
+	/* 0x02e on 0 or 3, 0x02d on 3, 0x08f on 0: the third finds none. */
+	EXPECT_EQ(2, x86_group_takes(ls_mix, 3, 7));
 #else
 	SKIP(return, "x86-only case");
 #endif
