@@ -169,7 +169,9 @@ x86_64)
 	# response registers), amd (Zen core
 	# counters, 6)
 	# or amd-v2 (the same with PerfMonV2's global control and status,
-	# CPUID 0x80000022) boots with it; none without a PMU.  Run mode
+	# CPUID 0x80000022), or amd-f15h (the amd model as a family 15h
+	# core, a Piledriver: stock's family 15h counter constraints)
+	# boots with it; none without a PMU.  Run mode
 	# shows hardware events, so it defaults to intel; the rest to none.
 	# Bench mode has the model count its register accesses, which
 	# bench.c reads through the model's own CPUID leaf (pmu-access-counts).
@@ -188,16 +190,19 @@ x86_64)
 		skl_cpu=max,vendor=GenuineIntel,family=6,model=94,stepping=3
 		qemu+=(-cpu "$skl_cpu,pmu-offcore=on,pmu-gp-counters=8$pmu_extra"
 		       -icount $icount) ;;
-	amd|amd-v2)	# EPYC without the features TCG lacks (each would warn)
+	amd|amd-v2|amd-f15h)	# EPYC without the features TCG lacks (each would warn)
 		amd_cpu=EPYC,pmu=on,-rdseed,-sha-ni,-xsavec,-3dnowprefetch,-misalignsse,-osvw,-topoext,-fxsr-opt,-nrip-save
 		[ "$PMU_MODEL" = amd-v2 ] &&
 			amd_cpu+=,xlevel=0x80000022,pmu-perfmon-v2=on
+		[ "$PMU_MODEL" = amd-f15h ] &&
+			amd_cpu+=,family=21,model=2,stepping=0
 		qemu+=(-cpu "$amd_cpu$pmu_extra" -icount $icount) ;;
 	none)
 		qemu+=(-cpu max,pmu=off)
 		[ "$mode" = bench ] || [ "$mode" = script ] &&
 			qemu+=(-icount $icount) ;;
-	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, intel-skl, amd, amd-v2 or none, not '$PMU_MODEL'" ;;
+	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, intel-skl," \
+	       "amd, amd-v2, amd-f15h or none, not '$PMU_MODEL'" ;;
 	esac ;;
 arm64)
 	# -icount: QEMU only offers INST_RETIRED with it, and it makes

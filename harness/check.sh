@@ -76,6 +76,9 @@ if [ "$ARCH" = x86_64 ]; then
 	# The Skylake model differs from intel by stock's model tables
 	# (cache events, off-core response, constraints): the x86 cases.
 	wanted hwcount_x86 && boots+=("intel-skl hwcount_x86")
+	# The amd model as family 15h, where stock applies that family's
+	# counter constraints.
+	wanted hwcount_x86 && boots+=("amd-f15h hwcount_x86")
 	wanted hardlockup && boots+=("intel hardlockup")
 	# Without TESTS the first boot runs the suite's list, which
 	# leaves hardlockup out; with TESTS it must not run there.
