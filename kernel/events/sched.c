@@ -156,19 +156,14 @@ static struct perf_cpu_pmu_context *perf_cpc(struct perf_event *event)
 	return this_cpu_ptr(event->pmu_ctx->pmu->cpu_pmu_context);
 }
 
-static int perf_event_sched_in(struct perf_event *event,
-			       struct perf_event_context *ctx)
+/*
+ * An ACTIVE event, its oncpu this CPU, takes its PMU (add): going on, or
+ * back from being parked off.  On failure oncpu is -1 again.  The
+ * counterpart of perf_event_left_pmu().
+ */
+static int perf_event_take_pmu(struct perf_event *event)
 {
-	struct perf_cpu_pmu_context *cpc = perf_cpc(event);
-
-	lockdep_assert_held(&ctx->lock);
-	if (event->state <= PERF_EVENT_STATE_OFF)
-		return 0;
-	if (event->cpu != -1 && event->cpu != smp_processor_id())
-		return 0;
-
-	WRITE_ONCE(event->oncpu, smp_processor_id());
-	perf_event_set_state(event, PERF_EVENT_STATE_ACTIVE);
+	struct perf_cpu_pmu_context *cpc;
 
 	if (unlikely(event->hw.interrupts == MAX_INTERRUPTS))
 		perf_event_unthrottle(event, false);
@@ -177,7 +172,6 @@ static int perf_event_sched_in(struct perf_event *event,
 	perf_log_itrace_start(event);
 
 	if (event->pmu->add(event, PERF_EF_START)) {
-		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
 		WRITE_ONCE(event->oncpu, -1);
 		return -EAGAIN;
 	}
@@ -188,9 +182,28 @@ static int perf_event_sched_in(struct perf_event *event,
 	 */
 	if (is_software_event(event))
 		return 0;
+	cpc = perf_cpc(event);
 	cpc->active_oncpu++;
 	if (event->attr.exclusive)
 		cpc->exclusive = 1;
+	return 0;
+}
+
+static int perf_event_sched_in(struct perf_event *event,
+			       struct perf_event_context *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	if (event->state <= PERF_EVENT_STATE_OFF)
+		return 0;
+	if (event->cpu != -1 && event->cpu != smp_processor_id())
+		return 0;
+
+	WRITE_ONCE(event->oncpu, smp_processor_id());
+	perf_event_set_state(event, PERF_EVENT_STATE_ACTIVE);
+	if (perf_event_take_pmu(event)) {
+		perf_event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+		return -EAGAIN;
+	}
 	return 0;
 }
 
@@ -418,16 +431,8 @@ static int perf_event_unpark_off(struct perf_event *event, int cpu)
 {
 	if (event->state != PERF_EVENT_STATE_ACTIVE)
 		return 0;
-	if (unlikely(event->hw.interrupts == MAX_INTERRUPTS))
-		perf_event_unthrottle(event, false);
 	WRITE_ONCE(event->oncpu, cpu);
-	if (event->pmu->add(event, PERF_EF_START)) {
-		WRITE_ONCE(event->oncpu, -1);
-		return -EAGAIN;
-	}
-	if (!is_software_event(event))
-		perf_cpc(event)->active_oncpu++;
-	return 0;
+	return perf_event_take_pmu(event);
 }
 
 /*
