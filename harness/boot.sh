@@ -89,6 +89,9 @@ if [ "$mode" = check ] && [ -n "$tests" ] && [ "${PERF_WORKFLOWS:-0}" = 1 ]; the
 fi
 [ "$ARCH" = x86_64 ] && [ "${PMU_MODEL:-none}" != none ] &&
 	touch "$run/stage/suite/.perf-hw"
+# On the hybrid model the workflows count on both PMUs (.perf-hybrid).
+[ "${PMU_MODEL:-none}" = intel-hybrid ] &&
+	touch "$run/stage/suite/.perf-hybrid"
 [ -x "$suite/bench" ] && cp "$suite/bench" "$run/stage/suite/"
 [ "$mode" = script ] && [ -x "$suite/fuzz" ] && cp "$suite/fuzz" "$run/stage/suite/"
 if [ "$mode" = script ]; then
@@ -166,7 +169,10 @@ x86_64)
 	# fixed counters 0 and 2 are there but not 1), intel-skl (the
 	# intel model as a Skylake, family 6 model 5EH, Hyper-Threading
 	# off: 8 general counters, stock's model tables, the off-core
-	# response registers), amd (Zen core
+	# response registers), intel-hybrid (an Alder Lake, family 6
+	# model 97H: CPU 0 a P-core with 8 general counters, fixed
+	# counters 0-3 and PERF_METRICS, CPU 1 an E-core with 6 and 0-2,
+	# so that the kernel registers cpu_core and cpu_atom), amd (Zen core
 	# counters, 6)
 	# or amd-v2 (the same with PerfMonV2's global control and status,
 	# CPUID 0x80000022), or amd-f15h (the amd model as a family 15h
@@ -190,6 +196,10 @@ x86_64)
 		skl_cpu=max,vendor=GenuineIntel,family=6,model=94,stepping=3
 		qemu+=(-cpu "$skl_cpu,pmu-offcore=on,pmu-gp-counters=8$pmu_extra"
 		       -icount $icount) ;;
+	intel-hybrid)
+		hybrid_cpu=max,vendor=GenuineIntel,family=6,model=151,stepping=2
+		qemu+=(-cpu "$hybrid_cpu,pmu-version=5,pmu-hybrid=on,pmu-offcore=on$pmu_extra"
+		       -icount $icount) ;;
 	amd|amd-v2|amd-f15h)	# EPYC without the features TCG lacks (each would warn)
 		amd_cpu=EPYC,pmu=on,-rdseed,-sha-ni,-xsavec,-3dnowprefetch,-misalignsse,-osvw,-topoext,-fxsr-opt,-nrip-save
 		[ "$PMU_MODEL" = amd-v2 ] &&
@@ -202,7 +212,7 @@ x86_64)
 		[ "$mode" = bench ] || [ "$mode" = script ] &&
 			qemu+=(-icount $icount) ;;
 	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, intel-skl," \
-	       "amd, amd-v2, amd-f15h or none, not '$PMU_MODEL'" ;;
+	       "intel-hybrid, amd, amd-v2, amd-f15h or none, not '$PMU_MODEL'" ;;
 	esac ;;
 arm64)
 	# -icount: QEMU only offers INST_RETIRED with it, and it makes
