@@ -470,7 +470,8 @@ typedef void (*perf_overflow_handler_t)(struct perf_event *,
 /* event_caps / group_caps */
 #define PERF_EV_CAP_SOFTWARE		BIT(0)	/* a software PMU's event */
 #define PERF_EV_CAP_READ_ACTIVE_PKG	BIT(1)	/* readable from any CPU of the package */
-#define PERF_EV_CAP_SIBLING		BIT(2)	/* may join a group of another PMU */
+/* counts only as a group member: ERROR once its leader leaves */
+#define PERF_EV_CAP_SIBLING		BIT(2)
 #define PERF_EV_CAP_READ_SCOPE		BIT(3)	/* readable within pmu::scope */
 /* counts through its context alone: may stay on across a switch (sched.c) */
 #define PERF_EV_CAP_FOLLOWS_CTX		BIT(4)

@@ -957,7 +957,17 @@ void perf_group_detach(struct perf_event *event)
 		sib->group_leader = sib;
 		sib->attach_state &= ~PERF_ATTACH_GROUP;
 		sib->group_caps = sib->event_caps;
-		if (sib->attach_state & PERF_ATTACH_CONTEXT) {
+		if ((sib->attach_state & PERF_ATTACH_CONTEXT) &&
+		    (sib->event_caps & PERF_EV_CAP_SIBLING)) {
+			/*
+			 * It counts only beside its leader (Intel's topdown
+			 * metrics): off its PMU for good, in ERROR, which
+			 * enabling it again does not undo.
+			 */
+			perf_event_sched_out(sib, sib->ctx);
+			perf_event_set_state(sib, PERF_EVENT_STATE_ERROR);
+			perf_add_group_to_lists(sib);
+		} else if (sib->attach_state & PERF_ATTACH_CONTEXT) {
 			/* A member on the PMU stays there, as a group of one. */
 			perf_event_set_state(sib, sib->state);
 			perf_event_update_time(sib);
@@ -1190,6 +1200,10 @@ void __perf_event_enable_locked(struct perf_event *event)
 		return;
 	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
 	    event->state < PERF_EVENT_STATE_ERROR)
+		return;
+	/* A sibling-only event its leader left stays in ERROR. */
+	if ((event->event_caps & PERF_EV_CAP_SIBLING) &&
+	    event->group_leader == event)
 		return;
 
 	raw_spin_lock_irq(&ctx->lock);
