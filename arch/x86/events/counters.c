@@ -23,6 +23,11 @@
  *		per-family tables; amd/core.c the AMD driver.
  *   kept.c	what upstream's other PMUs built here need.
  *
+ * A hybrid Intel part has two PMUs, one per kind of core (cpu_core,
+ * cpu_atom), sharing the per-CPU struct x86c_cpu: each CPU belongs to
+ * one of them from its bring-up on (x86c_here()), and the other one's
+ * callbacks leave its counters alone.
+ *
  * A driver is a struct x86c_vendor (counters.h): a few callbacks that
  * program one counter, switch all of them on or off, and find and clear
  * overflows, reaching the hardware only through struct x86c_hw_ops.  The
@@ -57,13 +62,20 @@
 #include <linux/perf_event.h>
 
 #include <asm/apic.h>
+#include <asm/cpu.h>
 #include <asm/msr.h>
 
 #include "counters.h"
 
 struct x86c_pmu *x86c_host;
+DEFINE_PER_CPU(struct x86c_pmu *, x86c_here_pmu);
 static struct x86c_pmu x86c_host_pmu;
+/* A hybrid part's E-cores (core_type 0 elsewhere). */
+static struct x86c_pmu x86c_atom_pmu;
+/* Every CPU's counters, whichever of the two PMUs drives them. */
 static DEFINE_PER_CPU(struct x86c_cpu, x86c_host_cpus);
+/* x86c_atom_pmu is registered beside x86c_host_pmu. */
+static DEFINE_STATIC_KEY_FALSE(x86c_hybrid);
 
 /* ---- hardware access ---------------------------------------------- */
 
@@ -502,6 +514,8 @@ static int x86c_cache_code(struct x86c_pmu *p, u64 config, u64 *code,
 		return -EINVAL;
 	for (e = p->cache_events; e && e->code; e++) {
 		if (e->id == (config & 0xffffff)) {
+			if (e->code == X86C_CACHE_REFUSED_CODE)
+				return -EINVAL;
 			*code = e->code;
 			*config1 = e->config1;
 			return 0;
@@ -581,14 +595,22 @@ static int x86c_event_init(struct perf_event *event)
 	u64 code, config1;
 	int err;
 
+	/*
+	 * Raw events are those of our own type: PERF_TYPE_RAW, or a hybrid
+	 * part's second PMU's.
+	 */
 	switch (event->attr.type) {
-	case PERF_TYPE_RAW:
 	case PERF_TYPE_HARDWARE:
 	case PERF_TYPE_HW_CACHE:
 		break;
 	default:
-		return -ENOENT;
+		if (event->attr.type != p->pmu.type)
+			return -ENOENT;
 	}
+	/* A hybrid PMU's CPU event on a CPU of the other kind: not ours. */
+	if (p->core_type && event->cpu >= 0 &&
+	    !cpumask_test_cpu(event->cpu, &p->supported))
+		return -ENOENT;
 	/* No PEBS yet: a precise event goes where the vendor sends it. */
 	if (event->attr.precise_ip)
 		return p->vendor->precise ? p->vendor->precise(p, event) :
@@ -624,7 +646,7 @@ static int x86c_event_init(struct perf_event *event)
 		hwc->last_period = hwc->sample_period;
 		local64_set(&hwc->period_left, hwc->sample_period);
 	}
-	if (READ_ONCE(p->rdpmc))
+	if (READ_ONCE(x86c_rdpmc_knob))
 		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
 
 	return x86c_validate_group(p, event);
@@ -719,12 +741,23 @@ static void x86c_read(struct perf_event *event)
 	x86c_event_update(x86c_of(event), event);
 }
 
+/*
+ * On a hybrid part a task context holds events of both PMUs, and the
+ * core switches each PMU of the context on and off on every CPU the
+ * task runs on (only placing an event asks pmu.filter): a PMU must not
+ * touch the other kind's counters.
+ */
+static inline bool x86c_elsewhere(struct x86c_pmu *p)
+{
+	return static_branch_unlikely(&x86c_hybrid) && x86c_here() != p;
+}
+
 static void x86c_pmu_enable(struct pmu *pmu)
 {
 	struct x86c_pmu *p = container_of(pmu, struct x86c_pmu, pmu);
 	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
 
-	if (!cpu->disabled)
+	if (!cpu->disabled || x86c_elsewhere(p))
 		return;
 	if (cpu->moved)
 		x86c_apply(p, cpu);
@@ -737,7 +770,7 @@ static void x86c_pmu_disable(struct pmu *pmu)
 	struct x86c_pmu *p = container_of(pmu, struct x86c_pmu, pmu);
 	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
 
-	if (cpu->disabled)
+	if (cpu->disabled || x86c_elsewhere(p))
 		return;
 	cpu->disabled = true;
 	p->vendor->disable_all(p, cpu);
@@ -936,18 +969,60 @@ void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	p->vendor->enable_all(p, cpu);
 }
 
+/*
+ * CPU bring-up: on a hybrid part the CPU's kind says its PMU.  A kind
+ * neither PMU is for (a part newer than our tables) keeps the boot
+ * CPU's PMU, which then counts there as on a part of one kind.
+ */
 static int x86c_cpu_starting(unsigned int cpu)
 {
 	struct x86c_pmu *p = x86c_host;
 
+	if (static_branch_unlikely(&x86c_hybrid) &&
+	    get_this_hybrid_cpu_type() == x86c_atom_pmu.core_type)
+		p = &x86c_atom_pmu;
+	if (p->core_type)
+		cpumask_set_cpu(cpu, &p->supported);
+	per_cpu(x86c_here_pmu, cpu) = p;
 	x86c_cpu_reset(p, per_cpu_ptr(p->cpus, cpu));
 	perf_events_lapic_init();
 	return 0;
 }
 
+static int x86c_cpu_dying(unsigned int cpu)
+{
+	struct x86c_pmu *p = per_cpu(x86c_here_pmu, cpu);
+
+	if (p && p->core_type)
+		cpumask_clear_cpu(cpu, &p->supported);
+	return 0;
+}
+
+/* A hybrid PMU's events are not placed on the other kind's CPUs. */
+static bool x86c_filter(struct pmu *pmu, int cpu)
+{
+	struct x86c_pmu *p = container_of(pmu, struct x86c_pmu, pmu);
+
+	return !cpumask_test_cpu(cpu, &p->supported);
+}
+
 /**
- * x86c_register - register a probed PMU as the "cpu" PMU
+ * x86c_pmu_is_ours - is @pmu one of this driver's PMUs
+ * @pmu: any PMU
+ */
+bool x86c_pmu_is_ours(const struct pmu *pmu)
+{
+	return pmu->event_init == x86c_event_init;
+}
+
+/**
+ * x86c_register - register a probed PMU
  * @p: filled by a vendor probe
+ *
+ * The first registered is PERF_TYPE_RAW, where PERF_TYPE_HARDWARE and
+ * PERF_TYPE_HW_CACHE events without a PMU type in their config go; a
+ * hybrid part's second gets a type of its own.  Hybrid PMUs take a PMU
+ * type in config[63:32] of those (perf's cpu_atom/cycles/).
  *
  * Return: 0 or a negative errno.
  */
@@ -973,7 +1048,26 @@ int x86c_register(struct x86c_pmu *p)
 	};
 	if (p->vendor->sched_task)
 		p->pmu.sched_task = x86c_sched_task;
-	return perf_pmu_register(&p->pmu, "cpu", PERF_TYPE_RAW);
+	if (p->core_type) {
+		p->pmu.capabilities |= PERF_PMU_CAP_EXTENDED_HW_TYPE;
+		p->pmu.filter = x86c_filter;
+	}
+	return perf_pmu_register(&p->pmu, p->name ?: "cpu",
+				 p == x86c_host ? PERF_TYPE_RAW : -1);
+}
+
+/* The E-core PMU of a hybrid part, after the boot CPU's. */
+static void __init x86c_register_atom(struct x86c_pmu *p)
+{
+	int err = x86c_register(p);
+
+	if (err) {
+		pr_err("perf/x86: cannot register %s: %d; no hardware events on its CPUs\n",
+		       p->name, err);
+		return;
+	}
+	pr_info("perf/x86: %s %s, %d general-purpose counters, %d fixed\n",
+		p->vendor->name, p->name, p->num_gp, p->num_fixed);
 }
 
 static int __init x86c_init(void)
@@ -983,10 +1077,9 @@ static int __init x86c_init(void)
 
 	p->hw = &x86c_native_hw;
 	p->cpus = &x86c_host_cpus;
-	p->rdpmc = 1;
 	switch (boot_cpu_data.x86_vendor) {
 	case X86_VENDOR_INTEL:
-		err = x86c_intel_probe(p);
+		err = x86c_intel_probe(p, &x86c_atom_pmu);
 		break;
 	case X86_VENDOR_AMD:
 	case X86_VENDOR_HYGON:
@@ -1008,11 +1101,17 @@ static int __init x86c_init(void)
 
 	x86c_host = p;
 	x86c_sysfs_init(p);
+	if (x86c_atom_pmu.core_type) {
+		/* Before any CPU comes up: bring-up picks the PMU. */
+		x86c_init_limits(&x86c_atom_pmu);
+		x86c_sysfs_init(&x86c_atom_pmu);
+		static_branch_enable(&x86c_hybrid);
+	}
 	err = x86c_pmi_init(p);
 	if (!err)
 		err = cpuhp_setup_state(CPUHP_AP_PERF_X86_STARTING,
 					"perf/x86:starting", x86c_cpu_starting,
-					NULL);
+					x86c_cpu_dying);
 	if (!err)
 		err = x86c_register(p);
 	if (err) {
@@ -1020,9 +1119,12 @@ static int __init x86c_init(void)
 		pr_err("perf/x86: cannot register the cpu PMU: %d\n", err);
 		return 0;
 	}
-	pr_info("perf/x86: %s (%s), %d general-purpose counters, %d fixed, %d bits wide, max period %#llx\n",
-		p->vendor->name, p->family_name ?: "no family table",
+	pr_info("perf/x86: %s%s%s (%s), %d general-purpose counters, %d fixed, %d bits wide, max period %#llx\n",
+		p->vendor->name, p->core_type ? " " : "",
+		p->core_type ? p->name : "", p->family_name ?: "no family table",
 		p->num_gp, p->num_fixed, p->width, p->max_period);
+	if (static_branch_unlikely(&x86c_hybrid))
+		x86c_register_atom(&x86c_atom_pmu);
 	return 0;
 }
 early_initcall(x86c_init);

@@ -11,6 +11,9 @@
 #ifndef ARCH_X86_EVENTS_COUNTERS_H
 #define ARCH_X86_EVENTS_COUNTERS_H
 
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/types.h>
 
@@ -23,7 +26,12 @@
 #define X86C_MAX_FIXED		4	/* fixed counters we drive */
 #define X86C_MAX_EVENTS		(X86C_MAX_GP + X86C_MAX_FIXED)
 #define X86C_MAX_EXTRA		4	/* extra registers of a family */
-#define X86C_MAX_NAMED		8	/* named events of a family */
+#define X86C_MAX_NAMED		16	/* named events of a family */
+#define X86C_MAX_PMUS		2	/* core PMUs: a hybrid part's two kinds */
+
+/* A hybrid Intel part's core types, CPUID 1AH EAX[31:24] */
+#define X86C_INTEL_ATOM		0x20
+#define X86C_INTEL_CORE		0x40
 
 static inline bool x86c_is_fixed(int idx)
 {
@@ -220,6 +228,19 @@ struct x86c_cache_event {
 	.config1 = (x),							\
 }
 
+/*
+ * One result of a pair that exists but that the CPU cannot count, which
+ * is invalid (-EINVAL) rather than absent (-ENOENT): an entry with this
+ * code.
+ */
+#define X86C_CACHE_REFUSED_CODE	(~0ULL)
+#define X86C_CACHE_NO_RESULT(cache, op, result) {			\
+	.id = PERF_COUNT_HW_CACHE_##cache |				\
+	      PERF_COUNT_HW_CACHE_OP_##op << 8 |			\
+	      PERF_COUNT_HW_CACHE_RESULT_##result << 16,		\
+	.code = X86C_CACHE_REFUSED_CODE,				\
+}
+
 #define X86C_CACHE_END	{ .code = 0 }
 /* A bit of x86c_pmu.cache_refused. */
 #define X86C_CACHE_NO(cache, op)					\
@@ -228,7 +249,13 @@ struct x86c_cache_event {
 
 /**
  * struct x86c_pmu - a core counter PMU: what the driver found at probe
- * @pmu: registered as "cpu", PERF_TYPE_RAW
+ * @pmu: registered as @name; the boot CPU's as PERF_TYPE_RAW
+ * @name: "cpu", or on a hybrid part "cpu_core" and "cpu_atom", one PMU
+ *	per kind of core
+ * @core_type: the kind of core a hybrid part's PMU counts on (CPUID 1AH
+ *	EAX[31:24], X86C_INTEL_*), 0 on a part of one kind
+ * @supported: a hybrid PMU's CPUs, those of @core_type online (read by
+ *	pmu.filter and event_init, written by CPU bring-up and teardown)
  * @vendor: the vendor's callbacks
  * @hw: hardware access
  * @cpus: per-CPU counter state
@@ -264,7 +291,6 @@ struct x86c_cache_event {
  *	PMI (Intel's legacy freeze on PMI, which the driver turns on)
  * @pmi_stuck_said: an overflow status that did not clear was reported
  * @pmi_others_said: status bits of no counter were reported
- * @rdpmc: the sysfs rdpmc knob: 0 never, 1 mmapped events, 2 always
  * @virt_mask: AMD: control bits stripped on a CPU while virtualization
  *	is off there (HostOnly, which would stop the counter); 0 on Intel
  * @format: the format/ attribute group of the vendor
@@ -273,9 +299,13 @@ struct x86c_cache_event {
  * @family_name: caps/pmu_name, or NULL for none
  * @named_events: events/ files beside the generic events, ended by one
  *	without a name, or NULL
+ * @fixed_present: the fixed counters there are, a bit each
  */
 struct x86c_pmu {
 	struct pmu			pmu;
+	const char			*name;
+	u8				core_type;
+	cpumask_t			supported;
 	const struct x86c_vendor	*vendor;
 	const struct x86c_hw_ops	*hw;
 	struct x86c_cpu __percpu	*cpus;
@@ -307,13 +337,13 @@ struct x86c_pmu {
 	bool				pmi_freezes;
 	bool				pmi_stuck_said;
 	bool				pmi_others_said;
-	int				rdpmc;
 	u64				virt_mask;
 	const struct attribute_group	*format;
 	bool				format_any;
 	const struct attribute_group	*vendor_group;
 	const char			*family_name;
 	const struct x86c_named_event	*named_events;
+	u64				fixed_present;
 };
 
 /*
@@ -349,11 +379,14 @@ struct x86c_pmu {
  * @value: its content, an event string or a scale
  * @value_smt: what it says instead where a core runs more than one
  *	thread (the event then counts both threads), or NULL for the same
+ * @bare: @value is shown without a newline (as upstream shows a hybrid
+ *	part's events), as is @value_smt always
  */
 struct x86c_named_event {
 	const char	*name;
 	const char	*value;
 	const char	*value_smt;
+	bool		bare;
 };
 
 /**
@@ -370,6 +403,8 @@ struct x86c_named_event {
  * @nr_extra: how many
  * @named_events: its events/ files beside the generic events, ended by
  *	one without a name, or NULL
+ * @atom: a hybrid family's E-cores, whose PMU has these tables (the
+ *	fields above being the P-cores'), or NULL
  *
  * One table per family in intel/families.c; a CPU of no family there
  * gets the architectural events alone, as CPUID 0AH describes them.
@@ -384,12 +419,42 @@ struct x86c_intel_family {
 	const struct x86c_extra_reg	*extra_regs;
 	int				nr_extra;
 	const struct x86c_named_event	*named_events;
+	const struct x86c_intel_family	*atom;
 };
 
 extern const struct x86c_intel_family x86c_intel_families[];
 
-/* The PMU the kernel runs on (counters.c), NULL without counters. */
+/*
+ * The PMU the kernel registered as PERF_TYPE_RAW (counters.c), the boot
+ * CPU's; NULL without counters.  On a hybrid part the other kind of
+ * core has a PMU of its own: what concerns one CPU's counters asks
+ * x86c_here().
+ */
 extern struct x86c_pmu *x86c_host;
+DECLARE_PER_CPU(struct x86c_pmu *, x86c_here_pmu);
+
+/* This CPU's PMU, NULL before its bring-up or without counters. */
+static inline struct x86c_pmu *x86c_here(void)
+{
+	return this_cpu_read(x86c_here_pmu);
+}
+
+/*
+ * A PMU of the running kernel's, not a KUnit model's: only those
+ * report what they find in the boot log.
+ */
+static inline bool x86c_is_host(const struct x86c_pmu *p)
+{
+	return p->hw == &x86c_native_hw;
+}
+
+/* The PMU a sysfs file of @dev belongs to. */
+static inline struct x86c_pmu *x86c_dev_pmu(struct device *dev)
+{
+	struct pmu *pmu = dev_get_drvdata(dev);
+
+	return container_of(pmu, struct x86c_pmu, pmu);
+}
 
 /* counters.c: the framework, as struct pmu and to the drivers */
 int x86c_register(struct x86c_pmu *p);
@@ -406,6 +471,7 @@ void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_reset_running(struct x86c_pmu *p, struct x86c_cpu *cpu);
 int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu);
 bool x86c_counters_work(struct x86c_pmu *p);
+bool x86c_pmu_is_ours(const struct pmu *pmu);
 
 /* extra.c: registers some events take a selection from */
 int x86c_extra_config(struct x86c_pmu *p, struct perf_event *event,
@@ -442,6 +508,7 @@ int x86c_pmi_nmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 int x86c_pmi_init(struct x86c_pmu *p);
 
 /* rdpmc.c: user-space counter reads */
+extern int x86c_rdpmc_knob;
 int x86c_event_idx(struct perf_event *event);
 void x86c_event_mapped(struct perf_event *event, struct mm_struct *mm);
 void x86c_event_unmapped(struct perf_event *event, struct mm_struct *mm);
@@ -458,11 +525,14 @@ void x86c_sysfs_init(struct x86c_pmu *p);
 
 /* The vendors' probes: 0 and *p filled, or -ENODEV. */
 #ifdef CONFIG_CPU_SUP_INTEL
-int x86c_intel_probe(struct x86c_pmu *p);
+int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom);
+void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
+			     const struct x86c_intel_family *f);
 /* Intel perfmon v2 and later, for KUnit (counters_test.c) */
 extern const struct x86c_vendor x86c_intel_v2_vendor;
 #else
-static inline int x86c_intel_probe(struct x86c_pmu *p)
+static inline int x86c_intel_probe(struct x86c_pmu *p,
+				   struct x86c_pmu *atom)
 {
 	return -ENODEV;
 }

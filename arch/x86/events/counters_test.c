@@ -1496,6 +1496,70 @@ static void amd_f15h_constraints(struct kunit *test)
 }
 #endif
 
+/* ---- hybrid parts -------------------------------------------------- */
+
+/*
+ * A hybrid part's PMUs from the one CPUID describes: the P-cores get two
+ * general-purpose counters more and fixed counter 3 (topdown slots), the
+ * E-cores keep CPUID's, and each kind gets its own tables; CPUID giving
+ * the P-cores' eight already (E-cores off) adds nothing.
+ */
+static void intel_hybrid_split(struct kunit *test)
+{
+	static struct event_constraint core_table[] = {
+		X86C_EVENT_CONSTRAINT(0x01, 0x0f),
+		X86C_CONSTRAINT_END
+	};
+	static const struct x86c_intel_family atom_family = {
+		.name	= "test_hybrid",
+		.event_map = { [PERF_COUNT_HW_REF_CPU_CYCLES] = 0x013c },
+	};
+	static const struct x86c_intel_family core_family = {
+		.name		= "test_hybrid",
+		.constraints	= core_table,
+		.atom		= &atom_family,
+	};
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p, *atom;
+
+	atom = kunit_kzalloc(test, sizeof(*atom), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, atom);
+	p->num_gp = 6;
+	p->fixed_present = GENMASK_ULL(2, 0);
+	p->table = core_table;
+	p->events_mask_len = 7;
+	x86c_intel_split_hybrid(p, atom, &core_family);
+	x86c_init_limits(p);
+	x86c_init_limits(atom);
+
+	KUNIT_EXPECT_STREQ(test, p->name, "cpu_core");
+	KUNIT_EXPECT_EQ(test, p->core_type, X86C_INTEL_CORE);
+	KUNIT_EXPECT_EQ(test, p->num_gp, 8);
+	KUNIT_EXPECT_EQ(test, p->num_fixed, 4);
+	KUNIT_EXPECT_EQ(test, p->nr_fixed_events, 4);
+	KUNIT_EXPECT_EQ(test, p->fixed[3].code, 0x0400ULL);
+	KUNIT_EXPECT_EQ(test, p->fixed[3].idxmsk64, BIT_ULL(FIX(3)));
+	KUNIT_EXPECT_EQ(test, p->all_mask, 0xf000000ffULL);
+	KUNIT_EXPECT_PTR_EQ(test, p->table, &core_table[0]);
+
+	KUNIT_EXPECT_STREQ(test, atom->name, "cpu_atom");
+	KUNIT_EXPECT_EQ(test, atom->core_type, X86C_INTEL_ATOM);
+	KUNIT_EXPECT_EQ(test, atom->num_gp, 6);
+	KUNIT_EXPECT_EQ(test, atom->num_fixed, 3);
+	KUNIT_EXPECT_EQ(test, atom->all_mask, 0x70000003fULL);
+	KUNIT_EXPECT_NULL(test, atom->table);
+	KUNIT_EXPECT_EQ(test, atom->event_map[PERF_COUNT_HW_REF_CPU_CYCLES],
+			0x013cULL);
+	KUNIT_EXPECT_PTR_EQ(test, atom->hw, p->hw);
+
+	/* E-cores off: CPUID has the P-cores' counters already. */
+	p->num_gp = 8;
+	p->fixed_present = GENMASK_ULL(3, 0);
+	x86c_intel_split_hybrid(p, atom, &core_family);
+	KUNIT_EXPECT_EQ(test, p->num_gp, 8);
+	KUNIT_EXPECT_EQ(test, p->num_fixed, 4);
+}
+
 static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(counters_init_limits),
 	KUNIT_CASE(counters_constraint),
@@ -1530,6 +1594,7 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(amd_paired_counters),
 	KUNIT_CASE(amd_f15h_constraints),
 #endif
+	KUNIT_CASE(intel_hybrid_split),
 	{}
 };
 

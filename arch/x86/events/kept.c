@@ -40,7 +40,7 @@ EXPORT_SYMBOL_GPL(events_sysfs_show);
  */
 static int kept_handle_pmi(struct pt_regs *regs)
 {
-	struct x86c_pmu *p = x86c_host;
+	struct x86c_pmu *p = x86c_here();
 
 	if (!p)
 		return 0;

@@ -9,7 +9,10 @@
  * only there (perf_guest_get_msrs).  On AMD the event select's
  * HostOnly bit does the same once SVM is on.
  *
- * Without counters (x86c_host NULL) every answer is "nothing".
+ * Without counters (x86c_host NULL) every answer is "nothing".  On a
+ * hybrid part the two kinds of core have different counters, and a
+ * vCPU may run on either: there is no one PMU to offer, and the
+ * capability is "nothing" too (KVM then offers no vPMU, as upstream).
  */
 
 #include <linux/export.h>
@@ -24,14 +27,14 @@
 
 /**
  * perf_get_x86_pmu_capability - the counters the host driver offers
- * @cap: filled in; all zero without counters
+ * @cap: filled in; all zero without counters or on a hybrid part
  */
 void perf_get_x86_pmu_capability(struct x86_pmu_capability *cap)
 {
 	struct x86c_pmu *p = x86c_host;
 
 	memset(cap, 0, sizeof(*cap));
-	if (!p)
+	if (!p || p->core_type)
 		return;
 	cap->version = p->version;
 	cap->num_counters_gp = p->num_gp;
@@ -97,7 +100,7 @@ DEFINE_PER_CPU_PAGE_ALIGNED(struct debug_store, cpu_debug_store);
  */
 struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 {
-	struct x86c_pmu *p = x86c_host;
+	struct x86c_pmu *p = x86c_here();
 	struct perf_guest_switch_msr *msr;
 	struct x86c_cpu *cpu;
 	u64 host_only = 0, guest_only = 0;
@@ -161,12 +164,13 @@ EXPORT_SYMBOL_GPL(intel_pt_handle_vmx);
  */
 static void amd_pmu_virt_mask(u64 mask)
 {
+	struct x86c_pmu *p = x86c_here();
 	unsigned long flags;
 
-	if (!x86c_host)
+	if (!p)
 		return;
 	local_irq_save(flags);
-	x86c_set_virt_mask(x86c_host, this_cpu_ptr(x86c_host->cpus), mask);
+	x86c_set_virt_mask(p, this_cpu_ptr(p->cpus), mask);
 	local_irq_restore(flags);
 }
 

@@ -65,14 +65,14 @@ static void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
 
 /*
  * Whether to report a PMU condition now: the first time it is seen, and
- * only for the host PMU (a KUnit model provokes them on purpose).
+ * only for a host PMU (a KUnit model provokes them on purpose).
  */
 static bool x86c_pmi_say_once(struct x86c_pmu *p, bool *said)
 {
 	if (*said)
 		return false;
 	*said = true;
-	return p == x86c_host;
+	return x86c_is_host(p);
 }
 
 /*
@@ -213,8 +213,11 @@ int x86c_pmi_nmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 
 static int x86c_nmi(unsigned int cmd, struct pt_regs *regs)
 {
-	struct x86c_pmu *p = x86c_host;
+	struct x86c_pmu *p = x86c_here();
 
+	/* An NMI before this CPU's bring-up is no PMI of ours. */
+	if (!p)
+		return NMI_DONE;
 	return x86c_pmi_nmi(p, this_cpu_ptr(p->cpus), regs);
 }
 

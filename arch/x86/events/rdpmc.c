@@ -40,10 +40,11 @@ DEFINE_STATIC_KEY_FALSE(rdpmc_always_available_key);
 /* Serialises writers of the knob; readers look at the keys alone. */
 static DEFINE_MUTEX(x86c_rdpmc_mutex);
 
-static bool x86c_is_ours(struct perf_event *event)
-{
-	return x86c_host && event->pmu == &x86c_host->pmu;
-}
+/*
+ * The sysfs rdpmc knob: 0 never, 1 mmapped events, 2 always.  One for
+ * the system, as CR4.PCE is: a hybrid part's two PMUs show the same.
+ */
+int x86c_rdpmc_knob = 1;
 
 /**
  * x86c_event_idx - the mmap page's index of an event on a counter
@@ -95,11 +96,12 @@ void x86c_event_unmapped(struct perf_event *event, struct mm_struct *mm)
 void x86c_rdpmc_userpage(struct perf_event *event,
 			 struct perf_event_mmap_page *userpg)
 {
-	if (!x86c_is_ours(event))
+	if (!x86c_pmu_is_ours(event->pmu))
 		return;
 	userpg->cap_user_rdpmc =
 		!!(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT);
-	userpg->pmc_width = x86c_host->width;
+	userpg->pmc_width =
+		container_of(event->pmu, struct x86c_pmu, pmu)->width;
 }
 
 /**
@@ -111,7 +113,7 @@ void x86c_rdpmc_userpage(struct perf_event *event,
  */
 void perf_clear_dirty_counters(void)
 {
-	struct x86c_pmu *p = x86c_host;
+	struct x86c_pmu *p = x86c_here();
 	struct x86c_cpu *cpu;
 	unsigned long dirty;
 	int idx;
@@ -146,7 +148,7 @@ static void x86c_rdpmc_apply(int val)
 static ssize_t rdpmc_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
-	return sysfs_emit(buf, "%d\n", READ_ONCE(x86c_host->rdpmc));
+	return sysfs_emit(buf, "%d\n", READ_ONCE(x86c_rdpmc_knob));
 }
 
 static ssize_t rdpmc_store(struct device *dev, struct device_attribute *attr,
@@ -162,9 +164,9 @@ static ssize_t rdpmc_store(struct device *dev, struct device_attribute *attr,
 		return -EINVAL;
 
 	mutex_lock(&x86c_rdpmc_mutex);
-	if (val != x86c_host->rdpmc) {
+	if (val != x86c_rdpmc_knob) {
 		x86c_rdpmc_apply(val);
-		WRITE_ONCE(x86c_host->rdpmc, val);
+		WRITE_ONCE(x86c_rdpmc_knob, val);
 	}
 	mutex_unlock(&x86c_rdpmc_mutex);
 	return count;

@@ -8,9 +8,12 @@
  *		(absent where the event is not counted);
  *   caps/	max_precise (0 until PEBS) and, on Intel, pmu_name;
  *
- * and beside them rdpmc (rdpmc.c) and the vendor's own knobs.  The
- * probe picks the format group and the vendor's files: see
- * x86c_sysfs_init().
+ * and beside them rdpmc (rdpmc.c), the vendor's own knobs, and on a
+ * hybrid part "cpus", the CPUs of the PMU's kind (perf's list of where
+ * to open an event of that PMU).  The probe picks the format group and
+ * the vendor's files: see x86c_sysfs_init().  A hybrid part has two
+ * PMUs, "cpu_core" and "cpu_atom", with the same groups: each file
+ * answers for the PMU of the device it is shown in (x86c_dev_pmu()).
  */
 
 #include <linux/device.h>
@@ -78,13 +81,13 @@ static struct attribute *x86c_intel_format_attrs[] = {
 	NULL,
 };
 
-/* Does the PMU's family have extra register @msr (present or not)? */
-static bool x86c_has_extra(u32 msr)
+/* Does @p's family have extra register @msr (present or not)? */
+static bool x86c_has_extra(struct x86c_pmu *p, u32 msr)
 {
 	int i;
 
-	for (i = 0; i < x86c_host->nr_extra; i++)
-		if (x86c_host->extra_regs[i].msr == msr)
+	for (i = 0; i < p->nr_extra; i++)
+		if (p->extra_regs[i].msr == msr)
 			return true;
 	return false;
 }
@@ -92,14 +95,17 @@ static bool x86c_has_extra(u32 msr)
 static umode_t x86c_intel_format_visible(struct kobject *kobj,
 					 struct attribute *attr, int i)
 {
-	if (attr == &x86c_format_any.attr.attr && !x86c_host->format_any)
+	struct x86c_pmu *p = x86c_dev_pmu(kobj_to_dev(kobj));
+
+	if (attr == &x86c_format_any.attr.attr && !p->format_any)
 		return 0;
 	if (attr == &x86c_format_offcore_rsp.attr.attr)
-		return x86c_has_extra(MSR_OFFCORE_RSP_0) ? attr->mode : 0;
+		return x86c_has_extra(p, MSR_OFFCORE_RSP_0) ? attr->mode : 0;
 	if (attr == &x86c_format_ldlat.attr.attr)
-		return x86c_has_extra(MSR_PEBS_LD_LAT_THRESHOLD) ? attr->mode : 0;
+		return x86c_has_extra(p, MSR_PEBS_LD_LAT_THRESHOLD) ?
+		       attr->mode : 0;
 	if (attr == &x86c_format_frontend.attr.attr)
-		return x86c_has_extra(MSR_PEBS_FRONTEND) ? attr->mode : 0;
+		return x86c_has_extra(p, MSR_PEBS_FRONTEND) ? attr->mode : 0;
 	return attr->mode;
 }
 
@@ -134,7 +140,7 @@ static ssize_t x86c_event_show(struct device *dev,
 {
 	struct perf_pmu_events_attr *pattr =
 		container_of(attr, struct perf_pmu_events_attr, attr);
-	u64 code = x86c_host->event_map[pattr->id];
+	u64 code = x86c_dev_pmu(dev)->event_map[pattr->id];
 	u64 event = (code & ARCH_PERFMON_EVENTSEL_EVENT) |
 		    ((code >> 24) & 0xf00);
 	u64 umask = (code & ARCH_PERFMON_EVENTSEL_UMASK) >> 8;
@@ -179,12 +185,14 @@ X86C_EVENT_ATTR(ref_cycles, "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES);
 
 /*
  * The family's named events (struct x86c_named_event), in slots the
- * probe fills.  As upstream, the ones that read otherwise with SMT end
- * without a newline, the others with one.
+ * probe fills, X86C_MAX_NAMED for each PMU: a slot is shown in its
+ * PMU's directory only.  As upstream, the ones that read otherwise with
+ * SMT end without a newline, the others with one.
  */
 struct x86c_named_attr {
 	struct device_attribute		attr;
 	const struct x86c_named_event	*event;
+	const struct x86c_pmu		*pmu;
 };
 
 static ssize_t x86c_named_show(struct device *dev,
@@ -194,17 +202,21 @@ static ssize_t x86c_named_show(struct device *dev,
 		container_of(attr, struct x86c_named_attr, attr)->event;
 	const char *value = e->value;
 
-	if (!e->value_smt)
+	if (!e->value_smt && !e->bare)
 		return sysfs_emit(page, "%s\n", value);
-	if (topology_max_smt_threads() > 1)
+	if (e->value_smt && topology_max_smt_threads() > 1)
 		value = e->value_smt;
 	/* Copied as it is: perf reads these without a newline. */
 	return strscpy(page, value, PAGE_SIZE);
 }
 
-static struct x86c_named_attr x86c_named[X86C_MAX_NAMED];
+static struct x86c_named_attr x86c_named[X86C_MAX_PMUS * X86C_MAX_NAMED];
 
-static struct attribute *x86c_event_attrs[] = {
+/* The generic events' files, then the named slots (x86c_sysfs_init()). */
+#define X86C_GENERIC_EVENTS	10
+
+static struct attribute *x86c_event_attrs[X86C_GENERIC_EVENTS +
+					  ARRAY_SIZE(x86c_named) + 1] = {
 	&x86c_event_cycles.attr.attr,
 	&x86c_event_instructions.attr.attr,
 	&x86c_event_cache_refs.attr.attr,
@@ -215,11 +227,6 @@ static struct attribute *x86c_event_attrs[] = {
 	&x86c_event_stalled_front.attr.attr,
 	&x86c_event_stalled_back.attr.attr,
 	&x86c_event_ref_cycles.attr.attr,
-	&x86c_named[0].attr.attr, &x86c_named[1].attr.attr,
-	&x86c_named[2].attr.attr, &x86c_named[3].attr.attr,
-	&x86c_named[4].attr.attr, &x86c_named[5].attr.attr,
-	&x86c_named[6].attr.attr, &x86c_named[7].attr.attr,
-	NULL,
 };
 
 /*
@@ -229,14 +236,16 @@ static struct attribute *x86c_event_attrs[] = {
 static umode_t x86c_event_visible(struct kobject *kobj, struct attribute *attr,
 				  int i)
 {
+	struct x86c_pmu *p = x86c_dev_pmu(kobj_to_dev(kobj));
 	struct perf_pmu_events_attr *pattr;
 	int n;
 
-	for (n = 0; n < X86C_MAX_NAMED; n++)
+	for (n = 0; n < ARRAY_SIZE(x86c_named); n++)
 		if (attr == &x86c_named[n].attr.attr)
-			return x86c_named[n].event ? attr->mode : 0;
+			return x86c_named[n].event && x86c_named[n].pmu == p ?
+			       attr->mode : 0;
 	pattr = container_of(attr, struct perf_pmu_events_attr, attr.attr);
-	return x86c_host->event_map[pattr->id] ? attr->mode : 0;
+	return p->event_map[pattr->id] ? attr->mode : 0;
 }
 
 static const struct attribute_group x86c_events_group = {
@@ -258,7 +267,7 @@ static DEVICE_ATTR_RO(max_precise);
 static ssize_t pmu_name_show(struct device *dev,
 			     struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%s\n", x86c_host->family_name);
+	return sysfs_emit(buf, "%s\n", x86c_dev_pmu(dev)->family_name);
 }
 static DEVICE_ATTR_RO(pmu_name);
 
@@ -272,7 +281,8 @@ static struct attribute *x86c_caps_attrs[] = {
 static umode_t x86c_caps_visible(struct kobject *kobj, struct attribute *attr,
 				 int i)
 {
-	if (attr == &dev_attr_pmu_name.attr && !x86c_host->family_name)
+	if (attr == &dev_attr_pmu_name.attr &&
+	    !x86c_dev_pmu(kobj_to_dev(kobj))->family_name)
 		return 0;
 	return attr->mode;
 }
@@ -283,14 +293,42 @@ static const struct attribute_group x86c_caps_group = {
 	.is_visible	= x86c_caps_visible,
 };
 
+/* ---- cpus ----------------------------------------------------------- */
+
+static ssize_t cpus_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return cpumap_print_to_pagebuf(true, buf,
+				       &x86c_dev_pmu(dev)->supported);
+}
+static DEVICE_ATTR_RO(cpus);
+
+static struct attribute *x86c_hybrid_attrs[] = {
+	&dev_attr_cpus.attr,
+	NULL,
+};
+
+/* Only a hybrid PMU counts on some CPUs and not others. */
+static umode_t x86c_hybrid_visible(struct kobject *kobj,
+				   struct attribute *attr, int i)
+{
+	return x86c_dev_pmu(kobj_to_dev(kobj))->core_type ? attr->mode : 0;
+}
+
+static const struct attribute_group x86c_hybrid_group = {
+	.attrs		= x86c_hybrid_attrs,
+	.is_visible	= x86c_hybrid_visible,
+};
+
 /* The two slots the probe fills: format/ and the vendor's own files. */
-#define X86C_FORMAT_SLOT	3
-#define X86C_VENDOR_SLOT	4
+#define X86C_FORMAT_SLOT	4
+#define X86C_VENDOR_SLOT	5
 
 const struct attribute_group *x86c_attr_groups[] = {
 	&x86c_rdpmc_group,
 	&x86c_events_group,
 	&x86c_caps_group,
+	&x86c_hybrid_group,
 	NULL,		/* format/ */
 	NULL,		/* the vendor's files, if any */
 	NULL,
@@ -298,22 +336,35 @@ const struct attribute_group *x86c_attr_groups[] = {
 
 /**
  * x86c_sysfs_init - choose the vendor's groups before registration
- * @p: the probed host PMU
+ * @p: a probed host PMU; a hybrid part's second after its first (the
+ *	vendor is the same for both)
  */
 void x86c_sysfs_init(struct x86c_pmu *p)
 {
 	const struct x86c_named_event *e = p->named_events;
+	struct x86c_named_attr *slot = x86c_named;
 	int n;
 
 	x86c_attr_groups[X86C_FORMAT_SLOT] = p->format;
 	x86c_attr_groups[X86C_VENDOR_SLOT] = p->vendor_group;
+	for (n = 0; n < ARRAY_SIZE(x86c_named); n++)
+		x86c_event_attrs[X86C_GENERIC_EVENTS + n] =
+			&x86c_named[n].attr.attr;
+	/* This PMU's slots: those after the ones a first PMU took. */
+	while (slot < x86c_named + ARRAY_SIZE(x86c_named) && slot->pmu)
+		slot += X86C_MAX_NAMED;
+	if (WARN_ON_ONCE(slot == x86c_named + ARRAY_SIZE(x86c_named)))
+		return;
 	for (n = 0; e && e[n].name; n++) {
 		if (WARN_ON_ONCE(n == X86C_MAX_NAMED))
 			break;
-		sysfs_attr_init(&x86c_named[n].attr.attr);
-		x86c_named[n].attr.attr.name = e[n].name;
-		x86c_named[n].attr.attr.mode = 0444;
-		x86c_named[n].attr.show = x86c_named_show;
-		x86c_named[n].event = &e[n];
+		sysfs_attr_init(&slot[n].attr.attr);
+		slot[n].attr.attr.name = e[n].name;
+		slot[n].attr.attr.mode = 0444;
+		slot[n].attr.show = x86c_named_show;
+		slot[n].event = &e[n];
 	}
+	slot->pmu = p;
+	for (n = 1; n < X86C_MAX_NAMED; n++)
+		slot[n].pmu = p;
 }

@@ -246,7 +246,7 @@ static void intel_apply_debugctl(struct x86c_pmu *p)
 		if (give_up[i] & DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI)
 			p->pmi_freezes = false;
 		/* Not for a KUnit model's refusals. */
-		if (p != x86c_host)
+		if (!x86c_is_host(p))
 			return;
 		if (give_up[i] & DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI)
 			pr_info("perf/x86: DEBUGCTL refuses to freeze the counters on PMI; the PMI handler stops them\n");
@@ -254,13 +254,13 @@ static void intel_apply_debugctl(struct x86c_pmu *p)
 			pr_info_once("perf/x86: DEBUGCTL refuses to freeze the counters in SMM; freeze_on_smi has no effect\n");
 		return;
 	}
-	if (p == x86c_host)
+	if (x86c_is_host(p))
 		pr_warn_once("perf/x86: DEBUGCTL refuses %#llx\n", val);
 }
 
 static void intel_freeze_on_smi_ipi(void *unused)
 {
-	intel_apply_debugctl(x86c_host);
+	intel_apply_debugctl(x86c_here());
 }
 
 static ssize_t freeze_on_smi_show(struct device *dev,
@@ -392,13 +392,89 @@ static void intel_event_map(struct x86c_pmu *p,
 			p->event_map[i] = f->event_map[i];
 }
 
+/* The fixed counters in @fixed (a bit each) as the events they take. */
+static void intel_fixed_events(struct x86c_pmu *p, u64 fixed)
+{
+	int i;
+
+	/* Fixed counters are numbered by position; a hole stays unused. */
+	p->fixed_present = fixed;
+	p->num_fixed = fixed ? fls64(fixed) : 0;
+	p->nr_fixed_events = 0;
+	for (i = 0; i < p->num_fixed; i++) {
+		if (!(fixed & BIT_ULL(i)))
+			continue;
+		p->fixed[p->nr_fixed_events++] = (struct event_constraint) {
+			.idxmsk64 = BIT_ULL(INTEL_PMC_IDX_FIXED + i),
+			.code = intel_fixed_codes[i],
+			.cmask = X86_RAW_EVENT_MASK,
+		};
+	}
+}
+
+/* What family @f (NULL for none) adds to the architectural events. */
+static void intel_family_tables(struct x86c_pmu *p,
+				const struct x86c_intel_family *f)
+{
+	memset(p->event_map, 0, sizeof(p->event_map));
+	intel_event_map(p, f, p->fixed_present);
+	p->table = NULL;
+	p->cache_events = NULL;
+	p->cache_refused = 0;
+	p->named_events = NULL;
+	p->nr_extra = 0;
+	p->extra_regs = NULL;
+	if (!f) {
+		p->family_name = intel_generic_name(p->version);
+		return;
+	}
+	p->table = f->constraints;
+	p->family_name = f->name;
+	p->cache_events = f->cache_events;
+	p->cache_refused = f->cache_refused;
+	p->named_events = f->named_events;
+	if (f->extra_regs)
+		x86c_extra_probe(p, f->extra_regs, f->nr_extra);
+}
+
+/**
+ * x86c_intel_split_hybrid - a hybrid part's two PMUs, from the one PMU
+ *	CPUID describes
+ * @p: probed from CPUID 0AH, with family @f's tables already; becomes
+ *	the P-cores' PMU
+ * @atom: becomes the E-cores' PMU, with @f->atom's tables
+ * @f: the part's family
+ *
+ * Alder Lake's and Raptor Lake's CPUID 0AH gives what both kinds of
+ * core have: the E-cores' six general-purpose counters and fixed
+ * counters 0-2.  A P-core has two general-purpose counters more and
+ * fixed counter 3 (topdown slots).  Where firmware turned the E-cores
+ * off, CPUID already gives the P-cores' eight: nothing is added then.
+ */
+void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
+			     const struct x86c_intel_family *f)
+{
+	*atom = *p;
+	atom->name = "cpu_atom";
+	atom->core_type = X86C_INTEL_ATOM;
+	intel_family_tables(atom, f->atom);
+
+	p->name = "cpu_core";
+	p->core_type = X86C_INTEL_CORE;
+	if (p->num_gp + 2 <= X86C_MAX_GP)
+		p->num_gp += 2;
+	intel_fixed_events(p, p->fixed_present | BIT_ULL(3));
+}
+
 /**
  * x86c_intel_probe - find and describe Intel's architectural counters
- * @p: filled in
+ * @p: filled in: the PMU of the boot CPU's kind
+ * @atom: on a hybrid part of a family we know, filled in too: the PMU
+ *	of the E-cores (@atom->core_type set); untouched otherwise
  *
  * Return: 0, or -ENODEV without architectural perfmon.
  */
-int x86c_intel_probe(struct x86c_pmu *p)
+int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom)
 {
 	const struct x86c_intel_family *f = intel_family();
 	union cpuid10_eax eax;
@@ -406,7 +482,6 @@ int x86c_intel_probe(struct x86c_pmu *p)
 	union cpuid10_edx edx;
 	unsigned int ecx;
 	u64 fixed = 0;
-	int i;
 
 	if (!boot_cpu_has(X86_FEATURE_ARCH_PERFMON))
 		return -ENODEV;
@@ -450,17 +525,7 @@ int x86c_intel_probe(struct x86c_pmu *p)
 	p->format_any = p->version >= 2 &&
 			!(p->version >= 5 && edx.split.anythread_deprecated);
 
-	/* Fixed counters are numbered by position; a hole stays unused. */
-	p->num_fixed = fixed ? fls64(fixed) : 0;
-	for (i = 0; i < p->num_fixed; i++) {
-		if (!(fixed & BIT_ULL(i)))
-			continue;
-		p->fixed[p->nr_fixed_events++] = (struct event_constraint) {
-			.idxmsk64 = BIT_ULL(INTEL_PMC_IDX_FIXED + i),
-			.code = intel_fixed_codes[i],
-			.cmask = X86_RAW_EVENT_MASK,
-		};
-	}
+	intel_fixed_events(p, fixed);
 
 	if (boot_cpu_has(X86_FEATURE_PDCM))
 		rdmsrl_safe(MSR_IA32_PERF_CAPABILITIES, &p->perf_capabilities);
@@ -469,18 +534,9 @@ int x86c_intel_probe(struct x86c_pmu *p)
 	else
 		p->max_period = (1ULL << 31) - 1;
 
-	intel_event_map(p, f, fixed);
 	p->vendor_group = &x86c_intel_pmu_group;
-	if (f) {
-		p->table = f->constraints;
-		p->family_name = f->name;
-		p->cache_events = f->cache_events;
-		p->cache_refused = f->cache_refused;
-		p->named_events = f->named_events;
-		if (f->extra_regs)
-			x86c_extra_probe(p, f->extra_regs, f->nr_extra);
-	} else {
-		p->family_name = intel_generic_name(p->version);
-	}
+	intel_family_tables(p, f);
+	if (f && f->atom && boot_cpu_has(X86_FEATURE_HYBRID_CPU))
+		x86c_intel_split_hybrid(p, atom, f);
 	return 0;
 }

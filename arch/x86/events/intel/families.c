@@ -39,8 +39,9 @@
  * To add a family: give it a models array ended by 0, a constraint
  * array ended by X86C_CONSTRAINT_END (not const, for the probe's
  * narrowing) and an entry in x86c_intel_families[] before the
- * empty one that ends it.  A model belongs to one family only.  Hybrid
- * parts (Alder Lake and later clients) are not handled by these tables.
+ * empty one that ends it.  A model belongs to one family only.  A hybrid
+ * part's family describes its P-cores and points to its E-cores' tables
+ * (.atom); the probe makes a PMU of each.
  */
 #include <linux/bits.h>
 
@@ -521,6 +522,216 @@ static struct event_constraint sapphire_rapids_constraints[] = {
 	X86C_CONSTRAINT_END
 };
 
+/*
+ * Alder Lake and Raptor Lake: hybrid clients, Golden Cove (Raptor Cove)
+ * P-cores beside Gracemont E-cores.
+ */
+static const u8 alderlake_hybrid_models[] = {
+	0x97,	/* Alder Lake */
+	0x9a,	/* Alder Lake mobile */
+	0xb7,	/* Raptor Lake */
+	0xba,	/* Raptor Lake P */
+	0xbf,	/* Raptor Lake S */
+	0
+};
+
+/*
+ * Golden Cove's extra registers.  Either off-core response event may
+ * use the other's register; FRONTEND_RETIRED and the load-latency
+ * threshold are PEBS's (absent without it).  FRONTEND's selection bits
+ * are 0-4 and 8-22.
+ */
+#define GLC_RSP_VALID	GENMASK_ULL(37, 0)
+
+static const struct x86c_extra_reg golden_cove_extra_regs[] = {
+	{ .code = 0x012a, .msr = MSR_OFFCORE_RSP_0,
+	  .valid = GLC_RSP_VALID, .alt = 1 },
+	{ .code = 0x012b, .msr = MSR_OFFCORE_RSP_1,
+	  .valid = GLC_RSP_VALID, .alt = 0 },
+	{ .code = 0x01cd, .msr = MSR_PEBS_LD_LAT_THRESHOLD,
+	  .valid = GENMASK_ULL(15, 0), .alt = -1 },
+	{ .code = 0x01c6, .msr = MSR_PEBS_FRONTEND,
+	  .valid = 0x7fff1f, .alt = -1 },
+};
+
+/*
+ * A hybrid part's events/ files, which upstream shows without newline:
+ * the load and store events of perf mem.
+ */
+static const struct x86c_named_event golden_cove_hybrid_named_events[] = {
+	{ "mem-loads",		"event=0xcd,umask=0x1,ldlat=3", .bare = true },
+	{ "mem-stores",		"event=0xcd,umask=0x2", .bare = true },
+	{ "mem-loads-aux",	"event=0x03,umask=0x82", .bare = true },
+	{ }
+};
+
+/*
+ * Gracemont: every general-purpose counter takes every event.  Its
+ * off-core response events (OFFCORE_RESPONSE_0/1, 0xb7 with unit mask
+ * 1 or 2) may use either register; the load-latency threshold is
+ * PEBS's.
+ */
+static const struct x86c_extra_reg gracemont_extra_regs[] = {
+	{ .code = 0x01b7, .msr = MSR_OFFCORE_RSP_0,
+	  .valid = GLC_RSP_VALID, .alt = 1 },
+	{ .code = 0x02b7, .msr = MSR_OFFCORE_RSP_1,
+	  .valid = GLC_RSP_VALID, .alt = 0 },
+	{ .code = 0x05d0, .msr = MSR_PEBS_LD_LAT_THRESHOLD,
+	  .valid = GENMASK_ULL(15, 0), .alt = -1 },
+};
+
+/*
+ * Golden Cove's off-core response selection (MSR_OFFCORE_RSP_0/1, events
+ * 0x2a/0x2b with unit mask 1), the bits the cache events use: the request
+ * type, then either "any response" or the supplier of the data together
+ * with the outcome of the snoop it needed.  PMM: persistent memory.
+ */
+#define GLC_RSP_DEMAND_READ	BIT_ULL(0)		/* demand data reads */
+#define GLC_RSP_DEMAND_RFO	BIT_ULL(1)		/* demand reads for ownership */
+#define GLC_RSP_ANY		BIT_ULL(16)		/* whatever answered */
+#define GLC_RSP_L3_HIT		GENMASK_ULL(21, 18)	/* supplied by the L3 */
+#define GLC_RSP_LOCAL_PMM	GENMASK_ULL(23, 22)	/* this socket's PMM */
+#define GLC_RSP_REMOTE_PMM	GENMASK_ULL(25, 24)	/* another socket's PMM */
+#define GLC_RSP_LOCAL_DRAM	GENMASK_ULL(27, 26)	/* this socket's DRAM (both SNC) */
+#define GLC_RSP_REMOTE		GENMASK_ULL(29, 28)	/* another socket's DRAM, cache */
+/* supplied from beyond the L3: memory, or another socket */
+#define GLC_RSP_L3_MISS		(GLC_RSP_LOCAL_PMM | GLC_RSP_REMOTE_PMM | \
+				 GLC_RSP_LOCAL_DRAM | GLC_RSP_REMOTE)
+#define GLC_RSP_SNOOP_NONE	BIT_ULL(31)		/* no snoop sent */
+#define GLC_RSP_SNOOP_NOT_NEEDED BIT_ULL(32)		/* no snoop needed */
+/* snoop not needed, missed, hit without/with forward, hit modified; non-DRAM */
+#define GLC_RSP_SNOOPS		GENMASK_ULL(37, 32)
+
+/* LLC: an access is a read with any response, or an RFO from anywhere. */
+#define GLC_LL_READ_ACCESS	(GLC_RSP_DEMAND_READ | GLC_RSP_ANY)
+#define GLC_LL_READ_MISS	(GLC_RSP_DEMAND_READ | GLC_RSP_L3_MISS | \
+				 GLC_RSP_SNOOP_NONE | GLC_RSP_SNOOPS)
+#define GLC_LL_WRITE_ACCESS	(GLC_RSP_DEMAND_RFO | GLC_RSP_L3_HIT | \
+				 GLC_RSP_L3_MISS | GLC_RSP_SNOOPS)
+#define GLC_LL_WRITE_MISS	(GLC_RSP_DEMAND_RFO | GLC_RSP_L3_MISS | \
+				 GLC_RSP_SNOOPS)
+/* The node: this socket's DRAM is an access, another socket's a miss. */
+#define GLC_NODE_READ_ACCESS	(GLC_RSP_DEMAND_READ | GLC_RSP_LOCAL_DRAM | \
+				 GLC_RSP_SNOOP_NOT_NEEDED)
+#define GLC_NODE_READ_MISS	(GLC_RSP_DEMAND_READ | GLC_RSP_REMOTE_PMM | \
+				 GLC_RSP_REMOTE | GLC_RSP_SNOOP_NONE | \
+				 GLC_RSP_SNOOPS)
+
+#define GLC_OCR_0		0x012a	/* OCR.*, with MSR_OFFCORE_RSP_0 */
+
+static const struct x86c_cache_event golden_cove_cache_events[] = {
+	X86C_CACHE(L1D,  READ,  ACCESS, 0x81d0),	/* MEM_INST_RETIRED.ALL_LOADS */
+	X86C_CACHE(L1D,  READ,  MISS,   0xe124),	/* L2_RQSTS.ALL_DEMAND_DATA_RD */
+	X86C_CACHE(L1D,  WRITE, ACCESS, 0x82d0),	/* MEM_INST_RETIRED.ALL_STORES */
+	X86C_CACHE(L1I,  READ,  MISS,   0xe424),	/* L2_RQSTS.ALL_CODE_RD */
+	/* OCR.DEMAND_DATA_RD.ANY_RESPONSE */
+	X86C_CACHE_EXTRA(LL, READ, ACCESS, GLC_OCR_0, GLC_LL_READ_ACCESS),
+	/* OCR.DEMAND_DATA_RD.L3_MISS */
+	X86C_CACHE_EXTRA(LL, READ, MISS, GLC_OCR_0, GLC_LL_READ_MISS),
+	/* OCR.DEMAND_RFO, any supplier (L3 or beyond) */
+	X86C_CACHE_EXTRA(LL, WRITE, ACCESS, GLC_OCR_0, GLC_LL_WRITE_ACCESS),
+	/* OCR.DEMAND_RFO, supplied from beyond the L3 */
+	X86C_CACHE_EXTRA(LL, WRITE, MISS, GLC_OCR_0, GLC_LL_WRITE_MISS),
+	X86C_CACHE(DTLB, READ,  ACCESS, 0x81d0),	/* all loads */
+	X86C_CACHE(DTLB, READ,  MISS,   0x0e12),	/* DTLB_LOAD_MISSES.WALK_COMPLETED */
+	X86C_CACHE(DTLB, WRITE, ACCESS, 0x82d0),	/* all stores */
+	X86C_CACHE(DTLB, WRITE, MISS,   0x0e13),	/* DTLB_STORE_MISSES.WALK_COMPLETED */
+	X86C_CACHE_NO_RESULT(ITLB, READ, ACCESS),
+	X86C_CACHE(ITLB, READ,  MISS,   0x0e11),	/* ITLB_MISSES.WALK_COMPLETED */
+	/* unit mask 4: all branches (Skylake's ALL_BRANCHES_PEBS) */
+	X86C_CACHE(BPU,  READ,  ACCESS, 0x04c4),	/* BR_INST_RETIRED */
+	X86C_CACHE(BPU,  READ,  MISS,   0x04c5),	/* BR_MISP_RETIRED */
+	/* OCR.DEMAND_DATA_RD, this socket's DRAM */
+	X86C_CACHE_EXTRA(NODE, READ, ACCESS, GLC_OCR_0, GLC_NODE_READ_ACCESS),
+	/* OCR.DEMAND_DATA_RD, another socket's memory or cache */
+	X86C_CACHE_EXTRA(NODE, READ, MISS, GLC_OCR_0, GLC_NODE_READ_MISS),
+	X86C_CACHE_END
+};
+
+/* Writes to the instruction side and the predictor, ITLB/BPU prefetches. */
+#define GOLDEN_COVE_CACHE_REFUSED					\
+	(X86C_CACHE_NO(L1I, WRITE) |					\
+	 X86C_CACHE_NO(ITLB, WRITE) | X86C_CACHE_NO(ITLB, PREFETCH) |	\
+	 X86C_CACHE_NO(BPU, WRITE) | X86C_CACHE_NO(BPU, PREFETCH))
+
+/*
+ * Gracemont's off-core response selection (OFFCORE_RESPONSE_0/1, event
+ * 0xb7 with unit mask 1 or 2), laid out as Golden Cove's; the cache events
+ * count the LLC misses as the local DRAM's answers with any snoop outcome.
+ */
+#define GRT_RSP_DEMAND_READ	BIT_ULL(0)		/* demand data reads */
+#define GRT_RSP_DEMAND_RFO	BIT_ULL(1)		/* demand reads for ownership */
+#define GRT_RSP_ANY		BIT_ULL(16)		/* whatever answered */
+#define GRT_RSP_LOCAL_DRAM	BIT_ULL(26)		/* supplied by local DRAM */
+/* snoop not needed, missed, hit without/with forward, hit modified; non-DRAM */
+#define GRT_RSP_SNOOPS		GENMASK_ULL(37, 32)
+
+#define GRT_LL_ACCESS(req)	((req) | GRT_RSP_ANY)
+#define GRT_LL_MISS(req)	((req) | GRT_RSP_LOCAL_DRAM | GRT_RSP_SNOOPS)
+
+static const struct x86c_cache_event gracemont_cache_events[] = {
+	X86C_CACHE(L1D,  READ,  ACCESS, 0x81d0),	/* MEM_UOPS_RETIRED.ALL_LOADS */
+	X86C_CACHE(L1D,  WRITE, ACCESS, 0x82d0),	/* MEM_UOPS_RETIRED.ALL_STORES */
+	X86C_CACHE(L1I,  READ,  ACCESS, 0x0380),	/* ICACHE.ACCESSES */
+	X86C_CACHE(L1I,  READ,  MISS,   0x0280),	/* ICACHE.MISSES */
+	/* OCR.DEMAND_DATA_RD.ANY_RESPONSE */
+	X86C_CACHE_EXTRA(LL, READ, ACCESS, OFFCORE_RSP_0,
+			 GRT_LL_ACCESS(GRT_RSP_DEMAND_READ)),
+	/* OCR.DEMAND_DATA_RD, answered by local DRAM */
+	X86C_CACHE_EXTRA(LL, READ, MISS, OFFCORE_RSP_0,
+			 GRT_LL_MISS(GRT_RSP_DEMAND_READ)),
+	/* OCR.DEMAND_RFO.ANY_RESPONSE */
+	X86C_CACHE_EXTRA(LL, WRITE, ACCESS, OFFCORE_RSP_0,
+			 GRT_LL_ACCESS(GRT_RSP_DEMAND_RFO)),
+	/* OCR.DEMAND_RFO, answered by local DRAM */
+	X86C_CACHE_EXTRA(LL, WRITE, MISS, OFFCORE_RSP_0,
+			 GRT_LL_MISS(GRT_RSP_DEMAND_RFO)),
+	X86C_CACHE(DTLB, READ,  ACCESS, 0x81d0),	/* all loads */
+	X86C_CACHE(DTLB, READ,  MISS,   0x0e08),	/* DTLB_LOAD_MISSES.WALK_COMPLETED */
+	X86C_CACHE(DTLB, WRITE, ACCESS, 0x82d0),	/* all stores */
+	X86C_CACHE(DTLB, WRITE, MISS,   0x0e49),	/* DTLB_STORE_MISSES.WALK_COMPLETED */
+	X86C_CACHE_NO_RESULT(ITLB, READ, ACCESS),
+	/* event 0x81 unit mask 4: Goldmont's ITLB.MISS, not in Gracemont's list */
+	X86C_CACHE(ITLB, READ,  MISS,   0x0481),
+	X86C_CACHE(BPU,  READ,  ACCESS, 0x00c4),	/* BR_INST_RETIRED.ALL_BRANCHES */
+	X86C_CACHE(BPU,  READ,  MISS,   0x00c5),	/* BR_MISP_RETIRED.ALL_BRANCHES */
+	X86C_CACHE_END
+};
+
+/* The same pairs as Golden Cove's. */
+#define GRACEMONT_CACHE_REFUSED						\
+	(X86C_CACHE_NO(L1I, WRITE) |					\
+	 X86C_CACHE_NO(ITLB, WRITE) | X86C_CACHE_NO(ITLB, PREFETCH) |	\
+	 X86C_CACHE_NO(BPU, WRITE) | X86C_CACHE_NO(BPU, PREFETCH))
+
+/* The four top-down levels are plain events on Gracemont. */
+static const struct x86c_named_event gracemont_hybrid_named_events[] = {
+	{ "topdown-retiring",	"event=0xc2,umask=0x0", .bare = true },
+	{ "topdown-bad-spec",	"event=0x73,umask=0x0", .bare = true },
+	{ "topdown-fe-bound",	"event=0x71,umask=0x0", .bare = true },
+	{ "topdown-be-bound",	"event=0x74,umask=0x0", .bare = true },
+	{ "mem-loads",		"event=0xd0,umask=0x5,ldlat=3", .bare = true },
+	{ "mem-stores",		"event=0xd0,umask=0x6", .bare = true },
+	{ }
+};
+
+/*
+ * Both kinds of core count reference cycles with REF_TSC_P (0x013c),
+ * which a general-purpose counter takes too, where CPUID has it.
+ */
+static const struct x86c_intel_family gracemont_hybrid = {
+	.name		= "alderlake_hybrid",
+	.models		= alderlake_hybrid_models,
+	.event_map	= {
+		[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
+	},
+	.cache_events	= gracemont_cache_events,
+	.cache_refused	= GRACEMONT_CACHE_REFUSED,
+	.extra_regs	= gracemont_extra_regs,
+	.nr_extra	= ARRAY_SIZE(gracemont_extra_regs),
+	.named_events	= gracemont_hybrid_named_events,
+};
+
 const struct x86c_intel_family x86c_intel_families[] = {
 	{
 		.name		= "skylake",
@@ -553,6 +764,21 @@ const struct x86c_intel_family x86c_intel_families[] = {
 			[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
 		},
 		.constraints	= sapphire_rapids_constraints,
+	},
+	{
+		.name		= "alderlake_hybrid",
+		.models		= alderlake_hybrid_models,
+		.event_map	= {
+			[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
+		},
+		/* Golden Cove, as Sapphire Rapids' cores */
+		.constraints	= sapphire_rapids_constraints,
+		.cache_events	= golden_cove_cache_events,
+		.cache_refused	= GOLDEN_COVE_CACHE_REFUSED,
+		.extra_regs	= golden_cove_extra_regs,
+		.nr_extra	= ARRAY_SIZE(golden_cove_extra_regs),
+		.named_events	= golden_cove_hybrid_named_events,
+		.atom		= &gracemont_hybrid,
 	},
 	{ }
 };
