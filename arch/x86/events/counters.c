@@ -20,7 +20,8 @@
  *   core.c	the arch hooks that need no counters (call chains,
  *		sample ip and mode, user-page time).
  *   intel/core.c, intel/families.c	the Intel driver and its
- *		per-family tables; amd/core.c the AMD driver.
+ *		per-family tables, intel/topdown.c its topdown slots and
+ *		metrics; amd/core.c the AMD driver.
  *   kept.c	what upstream's other PMUs built here need.
  *
  * A hybrid Intel part has two PMUs, one per kind of core (cpu_core,
@@ -145,7 +146,12 @@ static void x86c_bind(struct x86c_pmu *p, struct perf_event *event, int idx)
 	struct hw_perf_event *hwc = &event->hw;
 
 	hwc->idx = idx;
-	if (x86c_is_fixed(idx)) {
+	if (x86c_is_metric(idx)) {
+		/* No register of its own: RDPMC reads PERF_METRICS. */
+		hwc->config_base = 0;
+		hwc->event_base = 0;
+		hwc->event_base_rdpmc = INTEL_PMC_FIXED_RDPMC_METRICS;
+	} else if (x86c_is_fixed(idx)) {
 		idx -= INTEL_PMC_IDX_FIXED;
 		hwc->config_base = MSR_ARCH_PERFMON_FIXED_CTR_CTRL;
 		hwc->event_base = p->fixed_ctr + idx;
@@ -174,6 +180,8 @@ u64 x86c_event_update(struct x86c_pmu *p, struct perf_event *event)
 
 	if (hwc->idx < 0)
 		return 0;
+	if (unlikely(hwc->flags & PERF_X86_EVENT_TOPDOWN))
+		return p->vendor->topdown_update(p, this_cpu_ptr(p->cpus));
 	prev = local64_read(&hwc->prev_count);
 	do {
 		now = p->hw->read_pmc(hwc->event_base_rdpmc);
@@ -204,6 +212,11 @@ bool x86c_event_set_period(struct x86c_pmu *p, struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	struct x86c_period next;
 
+	/* Never sampling: a topdown group counts its slots from zero. */
+	if (unlikely(hwc->flags & PERF_X86_EVENT_TOPDOWN)) {
+		p->vendor->topdown_start(p, event);
+		return false;
+	}
 	next = x86c_period_next(local64_read(&hwc->period_left),
 				hwc->sample_period, p->max_period);
 	if (next.elapsed) {
@@ -410,8 +423,9 @@ static void x86c_apply_soon(struct x86c_pmu *p, struct x86c_cpu *cpu)
  * @p: the PMU
  * @config: the event's control value (hwc->config)
  *
- * The family's table first, then the fixed counters' events, which may
- * use any general-purpose counter too, then any general-purpose counter.
+ * A topdown metric's own index first, then the family's table, then the
+ * fixed counters' events, which may use any general-purpose counter
+ * too, then any general-purpose counter.
  *
  * Return: the constraint, never NULL.
  */
@@ -419,6 +433,14 @@ struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config)
 {
 	struct event_constraint *c;
 	int i;
+
+	/* Intel's metrics: event select 0, unit mask 0x80 on. */
+	if (p->nr_metrics && !(config & ARCH_PERFMON_EVENTSEL_EVENT)) {
+		i = ((config & ARCH_PERFMON_EVENTSEL_UMASK) -
+		     INTEL_TD_METRIC_RETIRING) >> 8;
+		if (i >= 0 && i < p->nr_metrics)
+			return &p->metric[i];
+	}
 
 	for (c = p->table; c && c->cmask; c++)
 		if (constraint_match(c, config))
@@ -860,6 +882,14 @@ void x86c_init_limits(struct x86c_pmu *p)
 	}
 	p->any_gp.idxmsk64 = gp;
 	p->any_gp.weight = p->num_gp;
+	for (i = 0; i < p->nr_metrics; i++)
+		p->metric[i] = (struct event_constraint) {
+			.idxmsk64 = BIT_ULL(INTEL_PMC_IDX_METRIC_BASE + i),
+			.code = INTEL_TD_METRIC_RETIRING + (i << 8),
+			.cmask = ARCH_PERFMON_EVENTSEL_EVENT |
+				 ARCH_PERFMON_EVENTSEL_UMASK,
+			.weight = 1,
+		};
 
 	/* A family's table names up to 8 counters; fewer may be there. */
 	for (c = p->table; c && c->cmask; c++) {

@@ -24,7 +24,7 @@
 #define X86C_GP_MASK		GENMASK_ULL(INTEL_PMC_IDX_FIXED - 1, 0)
 #define X86C_MAX_GP		8	/* general-purpose counters we drive */
 #define X86C_MAX_FIXED		4	/* fixed counters we drive */
-#define X86C_MAX_EVENTS		(X86C_MAX_GP + X86C_MAX_FIXED)
+#define X86C_MAX_EVENTS		(X86C_MAX_GP + X86C_MAX_FIXED + INTEL_TD_METRIC_NUM)
 #define X86C_MAX_EXTRA		4	/* extra registers of a family */
 #define X86C_MAX_NAMED		16	/* named events of a family */
 #define X86C_MAX_PMUS		2	/* core PMUs: a hybrid part's two kinds */
@@ -35,7 +35,21 @@
 
 static inline bool x86c_is_fixed(int idx)
 {
-	return idx >= INTEL_PMC_IDX_FIXED;
+	return idx >= INTEL_PMC_IDX_FIXED && idx < INTEL_PMC_IDX_METRIC_BASE;
+}
+
+/*
+ * Intel's topdown metrics (intel/topdown.c) are placed on indexes of
+ * their own, one per metric, above the fixed counters: they take no
+ * counter, only their share of the slots fixed counter 3 counts.
+ */
+#define X86C_METRIC_MASK						\
+	GENMASK_ULL(INTEL_PMC_IDX_METRIC_BASE + INTEL_TD_METRIC_NUM - 1, \
+		    INTEL_PMC_IDX_METRIC_BASE)
+
+static inline bool x86c_is_metric(int idx)
+{
+	return idx >= INTEL_PMC_IDX_METRIC_BASE;
 }
 
 /**
@@ -97,6 +111,11 @@ struct x86c_cpu;
  *	branch stack, PEBS records)
  * @sched_task: a task switch on a CPU where an event asked for it with
  *	perf_sched_cb_inc() (optional; LBR call stacks, PEBS buffers)
+ * @topdown_update: fold what a topdown event (PERF_X86_EVENT_TOPDOWN:
+ *	Intel's slots leader of a metrics group, or a metric) counted,
+ *	for every topdown event of this CPU at once (needed with
+ *	@pmu.nr_metrics); returns the slots read
+ * @topdown_start: start counting a topdown event's slots afresh
  *
  * Every callback runs with interrupts off on the CPU whose counters it
  * touches, and reaches the hardware only through @p->hw.
@@ -120,6 +139,8 @@ struct x86c_vendor {
 	void	(*sched_task)(struct x86c_pmu *p,
 			      struct perf_event_pmu_context *pmu_ctx,
 			      struct task_struct *task, bool sched_in);
+	u64	(*topdown_update)(struct x86c_pmu *p, struct x86c_cpu *cpu);
+	void	(*topdown_start)(struct x86c_pmu *p, struct perf_event *event);
 };
 
 /**
@@ -300,6 +321,9 @@ struct x86c_cache_event {
  * @named_events: events/ files beside the generic events, ended by one
  *	without a name, or NULL
  * @fixed_present: the fixed counters there are, a bit each
+ * @nr_metrics: Intel: the topdown metrics IA32_PERF_METRICS reports, 0
+ *	without it
+ * @metric: the constraint of each metric event: its own index
  */
 struct x86c_pmu {
 	struct pmu			pmu;
@@ -344,6 +368,8 @@ struct x86c_pmu {
 	const char			*family_name;
 	const struct x86c_named_event	*named_events;
 	u64				fixed_present;
+	int				nr_metrics;
+	struct event_constraint		metric[INTEL_TD_METRIC_NUM];
 };
 
 /*
@@ -403,6 +429,8 @@ struct x86c_named_event {
  * @nr_extra: how many
  * @named_events: its events/ files beside the generic events, ended by
  *	one without a name, or NULL
+ * @nr_metrics: the topdown metrics of IA32_PERF_METRICS, where
+ *	IA32_PERF_CAPABILITIES says it is there
  * @atom: a hybrid family's E-cores, whose PMU has these tables (the
  *	fields above being the P-cores'), or NULL
  *
@@ -419,6 +447,7 @@ struct x86c_intel_family {
 	const struct x86c_extra_reg	*extra_regs;
 	int				nr_extra;
 	const struct x86c_named_event	*named_events;
+	int				nr_metrics;
 	const struct x86c_intel_family	*atom;
 };
 
@@ -526,6 +555,10 @@ void x86c_sysfs_init(struct x86c_pmu *p);
 /* The vendors' probes: 0 and *p filled, or -ENODEV. */
 #ifdef CONFIG_CPU_SUP_INTEL
 int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom);
+/* intel/topdown.c: IA32_PERF_METRICS's slots and metrics */
+int intel_topdown_config(struct x86c_pmu *p, struct perf_event *event);
+u64 intel_topdown_update(struct x86c_pmu *p, struct x86c_cpu *cpu);
+void intel_topdown_start(struct x86c_pmu *p, struct perf_event *event);
 void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
 			     const struct x86c_intel_family *f);
 /* Intel perfmon v2 and later, for KUnit (counters_test.c) */

@@ -54,6 +54,9 @@
 #define M_GLOBAL_OVF_CTRL	0x390	/* IA32_PERF_GLOBAL_OVF_CTRL */
 #define M_DEBUGCTL		0x1d9	/* IA32_DEBUGCTL */
 #define M_A_PMC0		0x4c1	/* IA32_A_PMC0: full-width writes */
+#define M_FIXED_CTR3		0x30c	/* IA32_FIXED_CTR3: topdown slots */
+#define M_PERF_METRICS		0x329	/* IA32_PERF_METRICS */
+#define RDPMC_METRICS		BIT(29)	/* RDPMC ECX: IA32_PERF_METRICS */
 /* AMD's legacy counters, the same registers for the AMD case. */
 #define M_K7_EVTSEL0		0xc0010000	/* PERF_CTL0 */
 #define M_K7_PERFCTR0		0xc0010004	/* PERF_CTR0 */
@@ -108,6 +111,8 @@
  * @overflowing: general counters that overflow again at once whenever
  *	their overflow is acknowledged while they are enabled (a counter
  *	loaded at its top with a tiny period, in effect)
+ * @slots: IA32_FIXED_CTR3, the topdown slots of a P-core
+ * @metrics: IA32_PERF_METRICS, a share of @slots in 255ths per byte
  */
 struct fake_hw {
 	u64	evtsel[FAKE_GP];
@@ -125,6 +130,8 @@ struct fake_hw {
 	u64	ctrl_at_load;
 	bool	counters_dead;
 	u64	overflowing;
+	u64	slots;
+	u64	metrics;
 };
 
 /*
@@ -172,6 +179,10 @@ static u64 *fake_reg(u32 msr)
 		return &fake->global_status;
 	case M_DEBUGCTL:
 		return &fake->debugctl;
+	case M_FIXED_CTR3:
+		return &fake->slots;
+	case M_PERF_METRICS:
+		return &fake->metrics;
 	}
 	return NULL;
 }
@@ -282,9 +293,13 @@ static u64 fake_read_pmc(u32 ecx)
 {
 	u32 i = ecx & ~RDPMC_FIXED;
 
+	if (ecx == RDPMC_METRICS)
+		return fake->metrics;
 	if (ecx & RDPMC_FIXED) {
 		if (i < FAKE_FIXED)
 			return fake->fixed[i];
+		if (i == 3)
+			return fake->slots;
 	} else if (i < FAKE_GP) {
 		return fake->gp[i];
 	}
@@ -1496,7 +1511,7 @@ static void amd_f15h_constraints(struct kunit *test)
 }
 #endif
 
-/* ---- hybrid parts -------------------------------------------------- */
+/* ---- hybrid parts and topdown -------------------------------------- */
 
 /*
  * A hybrid part's PMUs from the one CPUID describes: the P-cores get two
@@ -1560,6 +1575,60 @@ static void intel_hybrid_split(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->num_fixed, 4);
 }
 
+/*
+ * A topdown group: the metrics are placed on their own indexes, and a
+ * fold credits the slots leader with the slots and each metric with its
+ * share, then clears both registers, so that a second fold adds nothing.
+ */
+static void intel_topdown_fold(struct kunit *test)
+{
+	const u64 bits = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT;
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p;
+	struct x86c_cpu *cpu = ctx->cpu;
+	struct perf_event *slots, *ret, *bad;
+
+	p->nr_metrics = 2;
+	x86c_init_limits(p);
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, bits | 0x8100),
+			    &p->metric[1]);
+	KUNIT_EXPECT_EQ(test, p->metric[1].idxmsk64,
+			BIT_ULL(INTEL_PMC_IDX_METRIC_BASE + 1));
+	/* Beyond the metrics this CPU has: an ordinary code. */
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, bits | 0x8200), &p->any_gp);
+
+	slots = fake_event(test, FIX(3), bits | 0x0400, 0);
+	ret = fake_event(test, INTEL_PMC_IDX_METRIC_BASE, bits | 0x8000, 0);
+	bad = fake_event(test, INTEL_PMC_IDX_METRIC_BASE + 1, bits | 0x8100, 0);
+	slots->hw.flags |= PERF_X86_EVENT_TOPDOWN;
+	ret->hw.flags |= PERF_X86_EVENT_TOPDOWN;
+	bad->hw.flags |= PERF_X86_EVENT_TOPDOWN;
+	cpu->owner[FIX(3)] = slots;
+	cpu->owner[INTEL_PMC_IDX_METRIC_BASE] = ret;
+	cpu->owner[INTEL_PMC_IDX_METRIC_BASE + 1] = bad;
+
+	fake->slots = 1000;
+	fake->metrics = 0x40 << 8 | 0xbf;
+	KUNIT_EXPECT_EQ(test, intel_topdown_update(p, cpu), 1000ULL);
+	KUNIT_EXPECT_EQ(test, ev_count(slots), 1000ULL);
+	KUNIT_EXPECT_EQ(test, ev_count(ret), 1000ULL * 0xbf / 0xff);
+	KUNIT_EXPECT_EQ(test, ev_count(bad), 1000ULL * 0x40 / 0xff);
+	KUNIT_EXPECT_EQ(test, fake->slots, 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->metrics, 0ULL);
+
+	KUNIT_EXPECT_EQ(test, intel_topdown_update(p, cpu), 0ULL);
+	KUNIT_EXPECT_EQ(test, ev_count(slots), 1000ULL);
+
+	/* Starting the leader starts both registers from zero. */
+	fake->slots = 5;
+	fake->metrics = 0xff;
+	intel_topdown_start(p, ret);
+	KUNIT_EXPECT_EQ(test, fake->slots, 5ULL);
+	intel_topdown_start(p, slots);
+	KUNIT_EXPECT_EQ(test, fake->slots, 0ULL);
+	KUNIT_EXPECT_EQ(test, fake->metrics, 0ULL);
+}
+
 static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(counters_init_limits),
 	KUNIT_CASE(counters_constraint),
@@ -1595,6 +1664,7 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(amd_f15h_constraints),
 #endif
 	KUNIT_CASE(intel_hybrid_split),
+	KUNIT_CASE(intel_topdown_fold),
 	{}
 };
 

@@ -85,12 +85,29 @@ static bool x86c_pmi_say_once(struct x86c_pmu *p, bool *said)
 static u64 x86c_pmi_status(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
 	u64 status = p->vendor->overflowed(p, cpu);
-	u64 others = status & ~p->all_mask;
+	u64 ours = p->all_mask;
+	u64 others;
 
+	/* Intel's IA32_PERF_METRICS overflowed (intel/topdown.c). */
+	if (p->nr_metrics)
+		ours |= BIT_ULL(GLOBAL_STATUS_PERF_METRICS_OVF_BIT);
+	others = status & ~ours;
 	if (others && x86c_pmi_say_once(p, &p->pmi_others_said))
 		pr_warn("perf/x86: overflow status bits %#llx belong to no counter; left alone (a microcode update may help)\n",
 			others);
-	return status & p->all_mask;
+	return status & ours;
+}
+
+/*
+ * IA32_PERF_METRICS overflowed: the topdown group folds what it counted
+ * (which clears the metrics), through its slots leader if there is one.
+ */
+static void x86c_pmi_metrics(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	struct perf_event *slots = cpu->owner[INTEL_PMC_IDX_FIXED_SLOTS];
+
+	if (slots && (slots->hw.flags & PERF_X86_EVENT_TOPDOWN))
+		x86c_event_update(p, slots);
 }
 
 /*
@@ -143,6 +160,11 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			break;
 		}
 		p->vendor->ack(p, cpu, status);
+		if (status & BIT_ULL(GLOBAL_STATUS_PERF_METRICS_OVF_BIT)) {
+			status &= ~BIT_ULL(GLOBAL_STATUS_PERF_METRICS_OVF_BIT);
+			x86c_pmi_metrics(p, cpu);
+			handled++;
+		}
 		/* A stopped counter's late overflow is ours, but has no event. */
 		handled += hweight64(status & ~cpu->running);
 

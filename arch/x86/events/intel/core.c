@@ -55,6 +55,8 @@
 
 /* IA32_PERF_CAPABILITIES: counters take full-width writes (IA32_A_PMCx). */
 #define INTEL_CAP_FULL_WIDTH_WRITES	BIT_ULL(13)
+/* IA32_PERF_CAPABILITIES: IA32_PERF_METRICS exists (topdown.c). */
+#define INTEL_CAP_PERF_METRICS		BIT_ULL(PERF_CAP_METRICS_IDX)
 
 /* CPUID.0AH EBX bit i clear: architectural event i is there. */
 static const struct {
@@ -137,12 +139,16 @@ static void intel_unprogram(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
 
 static void intel_enable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
+	u64 all = p->all_mask;
+
 	if (cpu->fixed_ctrl != cpu->fixed_ctrl_hw) {
 		p->hw->write_msr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL,
 				 cpu->fixed_ctrl);
 		cpu->fixed_ctrl_hw = cpu->fixed_ctrl;
 	}
-	p->hw->write_msr(MSR_CORE_PERF_GLOBAL_CTRL, p->all_mask);
+	if (p->nr_metrics)
+		all |= BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS);
+	p->hw->write_msr(MSR_CORE_PERF_GLOBAL_CTRL, all);
 }
 
 static void intel_disable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
@@ -181,6 +187,9 @@ static int intel_hw_config(struct x86c_pmu *p, struct perf_event *event)
 {
 	int err;
 
+	err = intel_topdown_config(p, event);
+	if (err)
+		return err;
 	if (!(event->attr.config & ARCH_PERFMON_EVENTSEL_ANY))
 		return 0;
 	if (!intel_has_anythread)
@@ -321,6 +330,8 @@ const struct x86c_vendor x86c_intel_v2_vendor = {
 	.overflowed	= intel_overflowed,
 	.ack		= intel_ack,
 	.cpu_starting	= intel_cpu_starting,
+	.topdown_update	= intel_topdown_update,
+	.topdown_start	= intel_topdown_start,
 };
 
 static const struct x86c_vendor intel_v1 = {
@@ -424,6 +435,7 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->named_events = NULL;
 	p->nr_extra = 0;
 	p->extra_regs = NULL;
+	p->nr_metrics = 0;
 	if (!f) {
 		p->family_name = intel_generic_name(p->version);
 		return;
@@ -435,6 +447,8 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->named_events = f->named_events;
 	if (f->extra_regs)
 		x86c_extra_probe(p, f->extra_regs, f->nr_extra);
+	if (p->perf_capabilities & INTEL_CAP_PERF_METRICS)
+		p->nr_metrics = f->nr_metrics;
 }
 
 /**

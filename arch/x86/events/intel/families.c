@@ -556,9 +556,19 @@ static const struct x86c_extra_reg golden_cove_extra_regs[] = {
 
 /*
  * A hybrid part's events/ files, which upstream shows without newline:
- * the load and store events of perf mem.
+ * fixed counter 3's slots, the eight categories of IA32_PERF_METRICS
+ * (intel/topdown.c), and the load and store events of perf mem.
  */
 static const struct x86c_named_event golden_cove_hybrid_named_events[] = {
+	{ "slots",			"event=0x00,umask=0x4", .bare = true },
+	{ "topdown-retiring",		"event=0x00,umask=0x80", .bare = true },
+	{ "topdown-bad-spec",		"event=0x00,umask=0x81", .bare = true },
+	{ "topdown-fe-bound",		"event=0x00,umask=0x82", .bare = true },
+	{ "topdown-be-bound",		"event=0x00,umask=0x83", .bare = true },
+	{ "topdown-heavy-ops",		"event=0x00,umask=0x84", .bare = true },
+	{ "topdown-br-mispredict",	"event=0x00,umask=0x85", .bare = true },
+	{ "topdown-fetch-lat",		"event=0x00,umask=0x86", .bare = true },
+	{ "topdown-mem-bound",		"event=0x00,umask=0x87", .bare = true },
 	{ "mem-loads",		"event=0xcd,umask=0x1,ldlat=3", .bare = true },
 	{ "mem-stores",		"event=0xcd,umask=0x2", .bare = true },
 	{ "mem-loads-aux",	"event=0x03,umask=0x82", .bare = true },
@@ -778,6 +788,7 @@ const struct x86c_intel_family x86c_intel_families[] = {
 		.extra_regs	= golden_cove_extra_regs,
 		.nr_extra	= ARRAY_SIZE(golden_cove_extra_regs),
 		.named_events	= golden_cove_hybrid_named_events,
+		.nr_metrics	= INTEL_TD_METRIC_NUM,
 		.atom		= &gracemont_hybrid,
 	},
 	{ }
