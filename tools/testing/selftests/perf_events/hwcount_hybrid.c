@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hardware events on a hybrid x86 part (Alder Lake, Raptor Lake): two
+ * kinds of core with different counters, and a PMU for each kind,
+ * "cpu_core" (the P-cores, registered as PERF_TYPE_RAW) and "cpu_atom"
+ * (the E-cores, a type of its own).  An event of one PMU counts only
+ * while its task runs on a core of that kind; a CPU-bound one opens
+ * only on such a CPU; generic events name their PMU in config[63:32],
+ * and without one they are the P-cores' (or, CPU-bound on an E-core,
+ * the E-cores').  This is how perf counts on such a machine: one event
+ * per PMU, "cpu_core/cycles/" and "cpu_atom/cycles/".
+ *
+ * The harness boots these on its intel-hybrid model (hw_test.h, and
+ * harness/boot.sh): CPU 0 a P-core with 8 general-purpose counters and
+ * fixed counters 0-3, CPU 1 an E-core with 6 and 0-2, each counting its
+ * own instructions exactly.  CPUID leaf 0AH there gives what both kinds
+ * have (6 and 0-2), as it does on Alder Lake; a P-core has two general
+ * counters more and fixed counter 3.  Which kind a CPU is comes from
+ * its own CPUID leaf 1AH, so each case learns the CPUs' kinds by
+ * running on each.
+ *
+ * Every case skips on arm64 and on an x86 CPU that is not hybrid
+ * (CPUID.07H:EDX[15]).
+ */
+#include "kselftest_harness.h"
+#include "perf_test.h"
+#include "hw_test.h"
+
+#define ARCH_EDGE_BIT	(1ULL << 18)
+#define HYBRID_ATOM	0x20
+#define HYBRID_CORE	0x40
+#define HYBRID_MAX_CPUS	64
+
+/* Loop iterations of a counted run, and what else a count may hold. */
+#define HY_N		1000000UL
+#define HY_SLACK	20000
+
+struct hybrid {
+	int ncpus;
+	unsigned char kind[HYBRID_MAX_CPUS];	/* CPUID 1AH EAX[31:24] */
+	int core_cpu, atom_cpu;			/* one of each kind */
+	int core_type, atom_type;		/* the PMUs' types */
+	int core_gp, atom_gp;			/* general-purpose counters */
+};
+
+#if defined(__x86_64__)
+static bool cpu_is_hybrid(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (__get_cpuid_max(0, NULL) < 0x1a)
+		return false;
+	__cpuid_count(7, 0, eax, ebx, ecx, edx);
+	return edx & (1U << 15);
+}
+
+static unsigned char this_cpu_kind(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	__cpuid_count(0x1a, 0, eax, ebx, ecx, edx);
+	return eax >> 24;
+}
+
+static int cpuid_gp_counters(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	__cpuid(0xa, eax, ebx, ecx, edx);
+	return (eax >> 8) & 0xff;
+}
+#else
+static bool cpu_is_hybrid(void)
+{
+	return false;
+}
+
+static unsigned char this_cpu_kind(void)
+{
+	return 0;
+}
+
+static int cpuid_gp_counters(void)
+{
+	return 0;
+}
+#endif
+
+/*
+ * Each online CPU's kind, from running on it; -1 if the machine has no
+ * CPU of either kind.  Leaves the caller pinned to the last CPU.
+ */
+static int hybrid_probe(struct hybrid *h)
+{
+	int cpu;
+
+	memset(h, 0, sizeof(*h));
+	h->core_cpu = -1;
+	h->atom_cpu = -1;
+	h->ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (h->ncpus > HYBRID_MAX_CPUS)
+		h->ncpus = HYBRID_MAX_CPUS;
+	for (cpu = 0; cpu < h->ncpus; cpu++) {
+		if (pin_to_cpu(cpu))
+			return -1;
+		h->kind[cpu] = this_cpu_kind();
+		if (h->kind[cpu] == HYBRID_CORE && h->core_cpu < 0)
+			h->core_cpu = cpu;
+		if (h->kind[cpu] == HYBRID_ATOM && h->atom_cpu < 0)
+			h->atom_cpu = cpu;
+	}
+	h->core_type = pmu_type("cpu_core");
+	h->atom_type = pmu_type("cpu_atom");
+	/* Alder Lake's P-cores: two general-purpose counters more, to 8. */
+	h->atom_gp = cpuid_gp_counters();
+	h->core_gp = h->atom_gp + 2 <= 8 ? h->atom_gp + 2 : h->atom_gp;
+	return h->core_cpu < 0 || h->atom_cpu < 0 ? -1 : 0;
+}
+
+#define HYBRID_REQUIRE(h) do {						\
+	HW_REQUIRE();							\
+	if (!cpu_is_hybrid())						\
+		SKIP(return, "not a hybrid CPU (CPUID.07H:EDX[15] clear)"); \
+	ASSERT_EQ(0, hybrid_probe(h))					\
+		TH_LOG("a hybrid CPU needs a P-core and an E-core online"); \
+} while (0)
+
+/* A user-only counting event of PMU @type on this thread, or on @cpu. */
+static int open_on(__u32 type, __u64 config, pid_t pid, int cpu,
+		   int group_fd)
+{
+	struct perf_event_attr attr;
+
+	attr_hw(&attr, type, config);
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.disabled = group_fd < 0;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return sys_perf_event_open(&attr, pid, cpu, group_fd, 0);
+}
+
+/*
+ * hwc_loop(HY_N) on @first, then on @second, with @fd counting from
+ * before the first to after the second.
+ */
+static void count_on_two_cpus(int fd, int first, int second)
+{
+	pin_to_cpu(first);
+	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	hwc_loop(HY_N);
+	pin_to_cpu(second);
+	hwc_loop(HY_N);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* The CPUs in a sysfs cpu list ("0", "0-3,8"), as a mask. */
+static unsigned long long parse_cpu_list(const char *s)
+{
+	unsigned long long mask = 0;
+	char *end;
+	long a, b;
+
+	for (;;) {
+		a = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		b = a;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (; a <= b && a < 64; a++)
+			mask |= 1ULL << a;
+		if (*end != ',')
+			break;
+		s = end + 1;
+	}
+	return mask;
+}
+
+static unsigned long long kind_mask(const struct hybrid *h, int kind)
+{
+	unsigned long long mask = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < h->ncpus; cpu++)
+		if (h->kind[cpu] == kind)
+			mask |= 1ULL << cpu;
+	return mask;
+}
+
+/*
+ * Two PMUs and no "cpu": cpu_core is PERF_TYPE_RAW, cpu_atom a dynamic
+ * type, and each one's cpus file lists the CPUs of its kind.
+ */
+TEST(hybrid_two_pmus)
+{
+	char buf[256];
+	struct hybrid h;
+
+	HYBRID_REQUIRE(&h);
+	EXPECT_EQ(PERF_TYPE_RAW, h.core_type);
+	EXPECT_GE(h.atom_type, PERF_TYPE_MAX);
+	EXPECT_EQ(-1, pmu_type("cpu"));
+
+	ASSERT_GT(read_file(EVENT_SOURCE "/cpu_core/cpus", buf, sizeof(buf)),
+		  0);
+	EXPECT_EQ(kind_mask(&h, HYBRID_CORE), parse_cpu_list(buf));
+	ASSERT_GT(read_file(EVENT_SOURCE "/cpu_atom/cpus", buf, sizeof(buf)),
+		  0);
+	EXPECT_EQ(kind_mask(&h, HYBRID_ATOM), parse_cpu_list(buf));
+}
+
+/*
+ * A task's event of one PMU counts the task's instructions while it runs
+ * on a core of that kind, and nothing while it runs on the other kind
+ * (enabled, not running then).
+ */
+TEST(hybrid_task_event_counts_on_its_kind)
+{
+	struct read_one r;
+	struct hybrid h;
+	int pass, fd, on, off;
+	__u32 type;
+
+	HYBRID_REQUIRE(&h);
+	for (pass = 0; pass < 2; pass++) {
+		type = pass ? h.atom_type : h.core_type;
+		on = pass ? h.atom_cpu : h.core_cpu;
+		off = pass ? h.core_cpu : h.atom_cpu;
+		fd = open_on(type, 0x00c0, 0, -1, -1);
+		ASSERT_GE(fd, 0) TH_LOG("%s: %s", pass ? "cpu_atom" : "cpu_core",
+					strerror(errno));
+		count_on_two_cpus(fd, on, off);
+		ASSERT_EQ(0, read_one_times(fd, &r));
+		EXPECT_GE(r.value, LOOP_K * HY_N);
+		EXPECT_LT(r.value, LOOP_K * HY_N + HY_SLACK)
+			TH_LOG("%s counted on the other kind of core too",
+			       pass ? "cpu_atom" : "cpu_core");
+		EXPECT_LT(r.running, r.enabled);
+		EXPECT_GT(r.running, 0);
+		close(fd);
+	}
+}
+
+/*
+ * Generic events: config[63:32] names the PMU (perf's cpu_atom/cycles/);
+ * without it they are cpu_core's, PERF_TYPE_RAW's.
+ */
+TEST(hybrid_generic_event_picks_pmu)
+{
+	static const struct {
+		bool extended, atom;
+	} kinds[] = { { true, false }, { true, true }, { false, false } };
+	struct read_one r;
+	struct hybrid h;
+	int i, fd, on, off;
+	__u64 config;
+
+	HYBRID_REQUIRE(&h);
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		config = PERF_COUNT_HW_INSTRUCTIONS;
+		if (kinds[i].extended)
+			config |= (__u64)(kinds[i].atom ? h.atom_type :
+						       h.core_type) << 32;
+		on = kinds[i].atom ? h.atom_cpu : h.core_cpu;
+		off = kinds[i].atom ? h.core_cpu : h.atom_cpu;
+		fd = open_on(PERF_TYPE_HARDWARE, config, 0, -1, -1);
+		ASSERT_GE(fd, 0) TH_LOG("case %d: %s", i, strerror(errno));
+		count_on_two_cpus(fd, on, off);
+		ASSERT_EQ(0, read_one_times(fd, &r));
+		EXPECT_GE(r.value, LOOP_K * HY_N) TH_LOG("case %d", i);
+		EXPECT_LT(r.value, LOOP_K * HY_N + HY_SLACK) TH_LOG("case %d", i);
+		close(fd);
+	}
+}
+
+/*
+ * A CPU-bound event of one PMU opens only on a CPU of its kind (ENOENT
+ * elsewhere, as for a PMU that is not there).  A generic event without
+ * a PMU type is the E-cores' on an E-core.
+ */
+TEST(hybrid_cpu_event_on_its_kind_only)
+{
+	struct read_one r;
+	struct hybrid h;
+	int fd;
+
+	HYBRID_REQUIRE(&h);
+	fd = open_on(h.core_type, 0x00c0, -1, h.atom_cpu, -1);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(ENOENT, errno);
+	fd = open_on(h.atom_type, 0x00c0, -1, h.core_cpu, -1);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(ENOENT, errno);
+	fd = open_on(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS |
+		     (__u64)h.core_type << 32, -1, h.atom_cpu, -1);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(ENOENT, errno);
+
+	/* The whole CPU: at least the loop, run on it. */
+	fd = open_on(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, -1,
+		     h.atom_cpu, -1);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	count_on_two_cpus(fd, h.atom_cpu, h.core_cpu);
+	ASSERT_EQ(0, read_one_times(fd, &r));
+	EXPECT_GE(r.value, LOOP_K * HY_N);
+	EXPECT_EQ(r.running, r.enabled);
+	close(fd);
+	fd = open_on(h.atom_type, 0x00c0, -1, h.atom_cpu, -1);
+	EXPECT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	close(fd);
+}
+
+/*
+ * Each kind's counters: instruction events take a general-purpose
+ * counter each and fixed counter 0, so a group of gp + 1 of them runs
+ * whole on its kind of core, counting the loop exactly, and one more
+ * cannot be a member of it.  The task has an event of the other PMU
+ * too, as under perf stat: switching that PMU on and off on this CPU
+ * (the task's context holds both) must leave this one's counters be.
+ */
+TEST(hybrid_group_fits_its_kind)
+{
+	int fds[HW_MAX_COUNTERS];
+	struct read_one r;
+	struct hybrid h;
+	int pass, n, i, fd, cpu, other;
+	__u32 type;
+
+	HYBRID_REQUIRE(&h);
+	for (pass = 0; pass < 2; pass++) {
+		type = pass ? h.atom_type : h.core_type;
+		n = (pass ? h.atom_gp : h.core_gp) + 1;
+		cpu = pass ? h.atom_cpu : h.core_cpu;
+		ASSERT_LT(n, HW_MAX_COUNTERS);
+		other = open_on(pass ? h.core_type : h.atom_type, 0x003c, 0,
+				-1, -1);
+		ASSERT_GE(other, 0) TH_LOG("%s", strerror(errno));
+		ioctl(other, PERF_EVENT_IOC_ENABLE, 0);
+		for (i = 0; i < n; i++) {
+			fds[i] = open_on(type, 0x00c0, 0, -1,
+					 i ? fds[0] : -1);
+			ASSERT_GE(fds[i], 0) TH_LOG("%s member %d: %s",
+						    pass ? "cpu_atom" : "cpu_core",
+						    i, strerror(errno));
+		}
+		fd = open_on(type, 0x00c0, 0, -1, fds[0]);
+		EXPECT_EQ(-1, fd) TH_LOG("%s: member %d of %d counters",
+					 pass ? "cpu_atom" : "cpu_core", n + 1, n);
+		if (fd >= 0)
+			close(fd);
+
+		pin_to_cpu(cpu);
+		ioctl(fds[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+		ioctl(fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+		hwc_loop(HY_N);
+		ioctl(fds[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+		for (i = 0; i < n; i++) {
+			ASSERT_EQ(0, read_one_times(fds[i], &r));
+			EXPECT_GE(r.value, LOOP_K * HY_N) TH_LOG("member %d", i);
+			EXPECT_LT(r.value, LOOP_K * HY_N + HY_SLACK)
+				TH_LOG("member %d", i);
+			EXPECT_EQ(r.running, r.enabled) TH_LOG("member %d", i);
+		}
+		for (i = 0; i < n; i++)
+			close(fds[i]);
+		close(other);
+	}
+}
+
+/*
+ * The generic cache events of each PMU (perf's cpu_core/L1-dcache-loads/
+ * and cpu_atom/...): config[63:32] names the PMU, the low 24 bits the
+ * cache, operation and result, and each PMU answers from its own core's
+ * table, as stock's Golden Cove and Gracemont tables say.
+ *
+ * The tables hold one string per cache, two characters per operation
+ * (read, write, prefetch), the access then the miss:
+ *   'o'  stock has an event code: the event opens;
+ *   '-'  stock has none (0): ENOENT;
+ *   'x'  stock refuses it (-1): EINVAL.
+ * The two differ in the L1D read miss, the L1I read access and the
+ * node: which one answered shows the PMU type reached its table.  Both
+ * refuse an ITLB read access but count an ITLB read miss.
+ */
+/* Characters per cache in the tables below: operations times results. */
+#define HY_CACHE_CELLS	(PERF_COUNT_HW_CACHE_OP_MAX *			\
+			 PERF_COUNT_HW_CACHE_RESULT_MAX)
+
+TEST(hybrid_generic_cache_events)
+{
+	static const char *const golden_cove[PERF_COUNT_HW_CACHE_MAX] = {
+		/*		   read, write, prefetch: access and miss */
+		[PERF_COUNT_HW_CACHE_L1D]	= "ooo---",
+		[PERF_COUNT_HW_CACHE_L1I]	= "-oxx--",
+		[PERF_COUNT_HW_CACHE_LL]	= "oooo--",
+		[PERF_COUNT_HW_CACHE_DTLB]	= "oooo--",
+		[PERF_COUNT_HW_CACHE_ITLB]	= "xoxxxx",
+		[PERF_COUNT_HW_CACHE_BPU]	= "ooxxxx",
+		[PERF_COUNT_HW_CACHE_NODE]	= "oo----",
+	};
+	static const char *const gracemont[PERF_COUNT_HW_CACHE_MAX] = {
+		[PERF_COUNT_HW_CACHE_L1D]	= "o-o---",
+		[PERF_COUNT_HW_CACHE_L1I]	= "ooxx--",
+		[PERF_COUNT_HW_CACHE_LL]	= "oooo--",
+		[PERF_COUNT_HW_CACHE_DTLB]	= "oooo--",
+		[PERF_COUNT_HW_CACHE_ITLB]	= "xoxxxx",
+		[PERF_COUNT_HW_CACHE_BPU]	= "ooxxxx",
+		[PERF_COUNT_HW_CACHE_NODE]	= "------",
+	};
+	int pass, n, cache, op, result, fd, err, want;
+	const char *const *table;
+	const char *name;
+	struct hybrid h;
+	__u64 config;
+	__u32 type;
+	char c;
+
+	HYBRID_REQUIRE(&h);
+	for (pass = 0; pass < 2; pass++) {
+		type = pass ? h.atom_type : h.core_type;
+		table = pass ? gracemont : golden_cove;
+		name = pass ? "cpu_atom" : "cpu_core";
+		for (n = 0; n < PERF_COUNT_HW_CACHE_MAX * HY_CACHE_CELLS; n++) {
+			cache = n / HY_CACHE_CELLS;
+			op = n / PERF_COUNT_HW_CACHE_RESULT_MAX %
+			     PERF_COUNT_HW_CACHE_OP_MAX;
+			result = n % PERF_COUNT_HW_CACHE_RESULT_MAX;
+			c = table[cache][n % HY_CACHE_CELLS];
+			want = c == 'o' ? 0 : c == 'x' ? EINVAL : ENOENT;
+			config = cache | op << 8 | result << 16 |
+				 (__u64)type << 32;
+			fd = open_on(PERF_TYPE_HW_CACHE, config, 0, -1, -1);
+			err = fd < 0 ? errno : 0;
+			EXPECT_EQ(want, err)
+				TH_LOG("%s cache %d op %d result %d: %s, not %s",
+				       name, cache, op, result,
+				       err ? strerror(err) : "opened",
+				       want ? strerror(want) : "opened");
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+}
+
+/*
+ * The P-cores' topdown events: "slots" (fixed counter 3) leads a group
+ * whose "topdown-*" members are shares of its slots, read from
+ * IA32_PERF_METRICS.  The model is one instruction wide: its slots are
+ * its cycles, twice the instructions, and it cannot attribute them, so
+ * every share reads 0 (as on stock).  The rules: a metric only as a
+ * counting member of a counting slots leader, no filters, no config1;
+ * a member its leader leaves cannot count alone.
+ */
+#define TD_SLOTS		0x0400
+#define TD_RETIRING		0x8000
+#define TD_BAD_SPEC		0x8100
+
+static int open_td(__u32 type, __u64 config, __u64 period, int group_fd)
+{
+	struct perf_event_attr attr;
+
+	attr_hw(&attr, type, config);
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.disabled = group_fd < 0;
+	attr.sample_period = period;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
+}
+
+TEST(hybrid_topdown_group)
+{
+	struct read_one slots, m, cyc;
+	int lead, ret, bad, cycles, fd;
+	struct hybrid h;
+	__u32 t;
+
+	HYBRID_REQUIRE(&h);
+	t = h.core_type;
+
+	/* Refused: alone, under another leader, sampling, filtered. */
+	EXPECT_EQ(-1, open_td(t, TD_RETIRING, 0, -1));
+	EXPECT_EQ(EINVAL, errno);
+	fd = open_td(t, 0x00c0, 0, -1);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(-1, open_td(t, TD_RETIRING, 0, fd));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	fd = open_td(t, TD_SLOTS, 100000, -1);
+	ASSERT_GE(fd, 0) TH_LOG("a sampling slots event: %s", strerror(errno));
+	EXPECT_EQ(-1, open_td(t, TD_RETIRING, 0, fd));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	lead = open_td(t, TD_SLOTS, 0, -1);
+	ASSERT_GE(lead, 0) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(-1, open_td(t, TD_RETIRING, 100000, lead));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, open_td(t, TD_RETIRING | ARCH_EDGE_BIT, 0, lead));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, open_td(t, TD_SLOTS | ARCH_EDGE_BIT, 0, -1));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* A group: slots, two shares, and cycles beside them. */
+	ret = open_td(t, TD_RETIRING, 0, lead);
+	ASSERT_GE(ret, 0) TH_LOG("%s", strerror(errno));
+	bad = open_td(t, TD_BAD_SPEC, 0, lead);
+	ASSERT_GE(bad, 0) TH_LOG("%s", strerror(errno));
+	cycles = open_td(t, 0x003c, 0, lead);
+	ASSERT_GE(cycles, 0) TH_LOG("%s", strerror(errno));
+	pin_to_cpu(h.core_cpu);
+	ioctl(lead, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+	ioctl(lead, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	hwc_loop(HY_N);
+	ioctl(lead, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	ASSERT_EQ(0, read_one_times(lead, &slots));
+	ASSERT_EQ(0, read_one_times(cycles, &cyc));
+	EXPECT_GE(slots.value, 2 * LOOP_K * HY_N);
+	EXPECT_LT(slots.value, 2 * (LOOP_K * HY_N + HY_SLACK));
+	EXPECT_EQ(cyc.value, slots.value) TH_LOG("slots are cycles here");
+	EXPECT_EQ(slots.running, slots.enabled);
+	ASSERT_EQ(0, read_one_times(ret, &m));
+	EXPECT_EQ(0, m.value);
+	EXPECT_EQ(m.running, m.enabled);
+	EXPECT_GT(m.running, 0);
+
+	/* Its leader gone, a share is in ERROR: reads end at once. */
+	close(lead);
+	EXPECT_EQ(0, read(ret, &m, sizeof(m)));
+	ioctl(ret, PERF_EVENT_IOC_ENABLE, 0);
+	EXPECT_EQ(0, read(ret, &m, sizeof(m)));
+	close(ret);
+	close(bad);
+	close(cycles);
+}
+
+/*
+ * Without a metric beside it, slots is an ordinary event on fixed
+ * counter 3: it counts as cycles do, and may sample.
+ */
+TEST(hybrid_slots_alone)
+{
+	struct read_one r;
+	struct hybrid h;
+	int fd;
+
+	HYBRID_REQUIRE(&h);
+	fd = open_td(h.core_type, TD_SLOTS, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	count_on_two_cpus(fd, h.core_cpu, h.atom_cpu);
+	ASSERT_EQ(0, read_one_times(fd, &r));
+	EXPECT_GE(r.value, 2 * LOOP_K * HY_N);
+	EXPECT_LT(r.value, 2 * (LOOP_K * HY_N + HY_SLACK));
+	close(fd);
+}
+
+/* What sysfs shows of each PMU, as the stock kernel shows it. */
+TEST(hybrid_sysfs)
+{
+	static const struct {
+		const char *file, *want;
+	} files[] = {
+		{ "cpu_core/caps/pmu_name", "alderlake_hybrid\n" },
+		{ "cpu_atom/caps/pmu_name", "alderlake_hybrid\n" },
+		{ "cpu_core/events/instructions", "event=0xc0\n" },
+		{ "cpu_atom/events/cpu-cycles", "event=0x3c\n" },
+		{ "cpu_core/events/ref-cycles", "event=0x3c,umask=0x01\n" },
+		{ "cpu_atom/events/ref-cycles", "event=0x3c,umask=0x01\n" },
+		{ "cpu_core/events/mem-stores", "event=0xcd,umask=0x2" },
+		{ "cpu_atom/events/mem-loads", "event=0xd0,umask=0x5,ldlat=3" },
+		{ "cpu_atom/events/topdown-retiring", "event=0xc2,umask=0x0" },
+		{ "cpu_core/format/offcore_rsp", "config1:0-63\n" },
+		{ "cpu_atom/format/ldlat", "config1:0-15\n" },
+		{ "cpu_core/format/frontend", "config1:0-23\n" },
+	};
+	char path[256], buf[256];
+	struct hybrid h;
+	int i;
+
+	HYBRID_REQUIRE(&h);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), EVENT_SOURCE "/%s", files[i].file);
+		if (read_file(path, buf, sizeof(buf)) < 0)
+			snprintf(buf, sizeof(buf), "(cannot read)");
+		EXPECT_STREQ(files[i].want, buf) TH_LOG("%s", files[i].file);
+	}
+	snprintf(path, sizeof(path), EVENT_SOURCE "/cpu_atom/format/frontend");
+	EXPECT_NE(0, access(path, F_OK)) TH_LOG("Gracemont has no FRONTEND");
+	snprintf(path, sizeof(path), EVENT_SOURCE "/cpu_core/format/any");
+	EXPECT_NE(0, access(path, F_OK)) TH_LOG("AnyThread is deprecated");
+}
+
+/*
+ * The P-cores' topdown events: fixed counter 3 (slots) and the
+ * PERF_METRICS fractions, which stock shows as events of cpu_core.
+ */
+TEST(hybrid_core_topdown_events)
+{
+	static const struct {
+		const char *file, *want;
+	} files[] = {
+		{ "slots", "event=0x00,umask=0x4" },
+		{ "topdown-retiring", "event=0x00,umask=0x80" },
+		{ "topdown-bad-spec", "event=0x00,umask=0x81" },
+		{ "topdown-fe-bound", "event=0x00,umask=0x82" },
+		{ "topdown-be-bound", "event=0x00,umask=0x83" },
+	};
+	char path[256], buf[256];
+	struct hybrid h;
+	int i;
+
+	HYBRID_REQUIRE(&h);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		snprintf(path, sizeof(path), EVENT_SOURCE "/cpu_core/events/%s",
+			 files[i].file);
+		if (read_file(path, buf, sizeof(buf)) < 0)
+			snprintf(buf, sizeof(buf), "(absent)");
+		EXPECT_STREQ(files[i].want, buf) TH_LOG("%s", files[i].file);
+	}
+}
+
+TEST_HARNESS_MAIN
