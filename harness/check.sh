@@ -26,19 +26,21 @@
 
 HW_TESTS="hwcount hwcount_x86 inherit_group"
 
-# boot_and_parse MODEL[+perf] TESTS: one boot; its summary line is the
-# last line of output.  +perf: the perf-tool workflows and perf test run
-# there too (boot.sh's PERF_WORKFLOWS), perf test held to stock's results
-# in perf-test-expected.
+# boot_and_parse MODEL[+perf|+wf] TESTS: one boot; its summary line is
+# the last line of output.  +perf: the perf-tool workflows and perf test
+# run there too (boot.sh's PERF_WORKFLOWS), perf test held to stock's
+# results in perf-test-expected; +wf: the workflows alone.
 boot_and_parse() {
-	local model=${1%+perf} tests=$2 run rc perf=0
+	local model=${1%+*} tests=$2 run rc perf=0 no_perftest=()
 	[ "$1" = "$model" ] || perf=1
+	[ "$1" = "$model+wf" ] && no_perftest=(PERF_TEST=0)
 	# The lockup boot lasts seconds when it works and can hang when it
 	# does not (a CPU spins with interrupts off): a short limit.
 	local limit=${CHECK_TIMEOUT:-1500}
 	[ "$tests" = hardlockup ] && limit=180
-	run=$(CHECK_TIMEOUT=$limit PMU_MODEL=$model PERF_WORKFLOWS=$perf \
-		bash "$HARNESS/boot.sh" check "$tests" | tail -n 1)
+	run=$(env "${no_perftest[@]}" CHECK_TIMEOUT=$limit PMU_MODEL=$model \
+		PERF_WORKFLOWS=$perf bash "$HARNESS/boot.sh" check "$tests" |
+		tail -n 1)
 	[ -n "$run" ] && [ -f "$run/console.log" ] || die "no run directory"
 	if [ -n "${TESTS:-}" ] || [ "${VERBOSE:-0}" = 1 ]; then
 		# Show the guest's own output for the binaries asked for
@@ -79,6 +81,10 @@ if [ "$ARCH" = x86_64 ]; then
 	# The amd model as family 15h, where stock applies that family's
 	# counter constraints.
 	wanted hwcount_x86 && boots+=("amd-f15h hwcount_x86")
+	# The hybrid model: its own cases (every other binary expects one
+	# "cpu" PMU), and the perf-tool workflows on both of its PMUs.
+	hybrid=intel-hybrid; [ -z "${TESTS:-}" ] && hybrid=intel-hybrid+wf
+	wanted hwcount_hybrid && boots+=("$hybrid hwcount_hybrid")
 	wanted hardlockup && boots+=("intel hardlockup")
 	# Without TESTS the first boot runs the suite's list, which
 	# leaves hardlockup out; with TESTS it must not run there.
