@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: the x86 core counter framework, the Intel perfmon v2 driver and
- * the AMD driver's HostOnly handling and paired counters against a model
- * of the hardware.
+ * KUnit: the x86 core counter framework and the Intel perfmon v2 driver
+ * against a model of the hardware, which this file holds for
+ * vendor_test.c's cases too (AMD's HostOnly handling and paired
+ * counters, Intel's hybrid parts and topdown metrics).
  *
  * The framework reaches MSRs and RDPMC only through struct x86c_hw_ops,
  * so a register file in memory can stand in for the CPU: four general
  * and three fixed 48-bit counters at Intel's addresses, IA32_PERFEVTSELx,
  * IA32_FIXED_CTR_CTRL and the global control, status and overflow
- * registers, DEBUGCTL, and the LVTPC mask.  The cases then run the
+ * registers, DEBUGCTL, a P-core's slots counter and PERF_METRICS, and
+ * the LVTPC mask.  The cases then run the
  * framework's own functions (counter loads, updates, stop, overflow by
  * sign, limits and constraints, the PMI handler) and the driver's
  * program, unprogram and DEBUGCTL setup, and check exactly what reached
@@ -33,112 +35,13 @@
 #include <asm/nmi.h>
 
 #include "counters.h"
-
-#define FAKE_GP			4
-#define FAKE_FIXED		3
-#define FAKE_WIDTH		48
-#define FAKE_MASK		0xffffffffffffULL	/* FAKE_WIDTH bits */
-#define FAKE_MAX_PERIOD		(FAKE_MASK >> 1)
-#define LEGACY_MAX_PERIOD	(BIT_ULL(31) - 1)
-
-/*
- * The model's addresses, from the SDM rather than the kernel's headers,
- * so that a wrong constant in the code under test shows as a stray MSR.
- */
-#define M_PERFCTR0		0x0c1	/* IA32_PMC0: 32-bit writes */
-#define M_EVTSEL0		0x186	/* IA32_PERFEVTSEL0 */
-#define M_FIXED_CTR0		0x309	/* IA32_FIXED_CTR0 */
-#define M_FIXED_CTR_CTRL	0x38d	/* IA32_FIXED_CTR_CTRL */
-#define M_GLOBAL_STATUS		0x38e	/* IA32_PERF_GLOBAL_STATUS */
-#define M_GLOBAL_CTRL		0x38f	/* IA32_PERF_GLOBAL_CTRL */
-#define M_GLOBAL_OVF_CTRL	0x390	/* IA32_PERF_GLOBAL_OVF_CTRL */
-#define M_DEBUGCTL		0x1d9	/* IA32_DEBUGCTL */
-#define M_A_PMC0		0x4c1	/* IA32_A_PMC0: full-width writes */
-#define M_FIXED_CTR3		0x30c	/* IA32_FIXED_CTR3: topdown slots */
-#define M_PERF_METRICS		0x329	/* IA32_PERF_METRICS */
-#define RDPMC_METRICS		BIT(29)	/* RDPMC ECX: IA32_PERF_METRICS */
-/* AMD's legacy counters, the same registers for the AMD case. */
-#define M_K7_EVTSEL0		0xc0010000	/* PERF_CTL0 */
-#define M_K7_PERFCTR0		0xc0010004	/* PERF_CTR0 */
-/* PerfMonV2's global registers, kept in the Intel ones' places. */
-#define M_AMD_GLOBAL_STATUS	0xc0000300	/* PerfCntrGlobalStatus */
-#define M_AMD_GLOBAL_CTL	0xc0000301	/* PerfCntrGlobalCtl */
-#define M_AMD_GLOBAL_STATUS_CLR	0xc0000302	/* PerfCntrGlobalStatusClr */
-#define RDPMC_FIXED		BIT(30)	/* RDPMC ECX: a fixed counter */
-
-/* Control bits, as the SDM numbers them. */
-#define EVTSEL_USR		BIT_ULL(16)
-#define EVTSEL_OS		BIT_ULL(17)
-#define EVTSEL_INT		BIT_ULL(20)
-#define EVTSEL_ANY		BIT_ULL(21)
-#define EVTSEL_EN		BIT_ULL(22)
-#define EVTSEL_INV		BIT_ULL(23)
-#define AMD_HOST_ONLY		BIT_ULL(41)
-
-/* IA32_DEBUGCTL bits. */
-#define DBG_BTF			BIT_ULL(1)
-#define DBG_FREEZE_ON_PMI	BIT_ULL(12)
-#define DBG_FREEZE_IN_SMM	BIT_ULL(14)
-
-#define FIX(i)			(INTEL_PMC_IDX_FIXED + (i))
-
-/* The bits IA32_PERF_GLOBAL_CTRL and _OVF_CTRL take: others #GP. */
-#define FAKE_CTRL_BITS		(GENMASK_ULL(FAKE_GP - 1, 0) |		\
-				 GENMASK_ULL(FIX(FAKE_FIXED - 1), FIX(0)))
-#define FAKE_OVF_CTRL_BITS	(FAKE_CTRL_BITS | BIT_ULL(62) | BIT_ULL(63))
-
-/**
- * struct fake_hw - the register file the model's x86c_hw_ops reach
- * @evtsel: IA32_PERFEVTSELx
- * @gp: the general-purpose counters, as the hardware holds them
- * @fixed: the fixed counters
- * @fixed_ctrl: IA32_FIXED_CTR_CTRL
- * @fixed_ctrl_writes: how many times it was written
- * @global_ctrl: IA32_PERF_GLOBAL_CTRL
- * @global_status: IA32_PERF_GLOBAL_STATUS, set by fake_count() on a wrap
- *	and cleared through IA32_PERF_GLOBAL_OVF_CTRL, as on the CPU
- * @debugctl: IA32_DEBUGCTL; FREEZE_PERFMON_ON_PMI makes fake_pmi() clear
- *	@global_ctrl, the legacy freeze of perfmon versions 2 and 3
- * @debugctl_refused: DEBUGCTL bits the model refuses with #GP, as KVM
- *	does FREEZE_IN_SMM and FREEZE_PERFMON_ON_PMI for its guests
- * @masked: the LVTPC is masked, as the APIC leaves it when it delivers a
- *	PMI (fake_pmi()); an overflow then raises no PMI
- * @unmasks: how many times the LVTPC was unmasked
- * @ctrl_at_unmask: @global_ctrl when it last was
- * @ctrl_at_load: @global_ctrl when a counter was last written
- * @counters_dead: writes to the counters are dropped, as by a hypervisor
- *	that advertises counters without having them
- * @overflowing: general counters that overflow again at once whenever
- *	their overflow is acknowledged while they are enabled (a counter
- *	loaded at its top with a tiny period, in effect)
- * @slots: IA32_FIXED_CTR3, the topdown slots of a P-core
- * @metrics: IA32_PERF_METRICS, a share of @slots in 255ths per byte
- */
-struct fake_hw {
-	u64	evtsel[FAKE_GP];
-	u64	gp[FAKE_GP];
-	u64	fixed[FAKE_FIXED];
-	u64	fixed_ctrl;
-	int	fixed_ctrl_writes;
-	u64	global_ctrl;
-	u64	global_status;
-	u64	debugctl;
-	u64	debugctl_refused;
-	bool	masked;
-	int	unmasks;
-	u64	ctrl_at_unmask;
-	u64	ctrl_at_load;
-	bool	counters_dead;
-	u64	overflowing;
-	u64	slots;
-	u64	metrics;
-};
+#include "counters_test.h"
 
 /*
  * The ops take no context: they find the register file of the case
  * running here.  KUnit runs one case at a time.
  */
-static struct fake_hw *fake;
+struct fake_hw *x86c_fake;
 
 /* An access the model has no register for: the CPU would #GP. */
 static void fake_bad(const char *what, u32 msr, u64 val)
@@ -156,33 +59,33 @@ static void fake_overflow_again(void)
 	int i;
 
 	for (i = 0; i < FAKE_GP; i++)
-		if ((fake->overflowing & BIT_ULL(i)) &&
-		    (fake->evtsel[i] & EVTSEL_EN))
-			fake->global_status |= BIT_ULL(i);
+		if ((x86c_fake->overflowing & BIT_ULL(i)) &&
+		    (x86c_fake->evtsel[i] & EVTSEL_EN))
+			x86c_fake->global_status |= BIT_ULL(i);
 }
 
 /* Where @msr is kept, or NULL.  The counters are handled apart. */
 static u64 *fake_reg(u32 msr)
 {
 	if (msr >= M_EVTSEL0 && msr < M_EVTSEL0 + FAKE_GP)
-		return &fake->evtsel[msr - M_EVTSEL0];
+		return &x86c_fake->evtsel[msr - M_EVTSEL0];
 	if (msr >= M_K7_EVTSEL0 && msr < M_K7_EVTSEL0 + FAKE_GP)
-		return &fake->evtsel[msr - M_K7_EVTSEL0];
+		return &x86c_fake->evtsel[msr - M_K7_EVTSEL0];
 	switch (msr) {
 	case M_FIXED_CTR_CTRL:
-		return &fake->fixed_ctrl;
+		return &x86c_fake->fixed_ctrl;
 	case M_GLOBAL_CTRL:
 	case M_AMD_GLOBAL_CTL:
-		return &fake->global_ctrl;
+		return &x86c_fake->global_ctrl;
 	case M_GLOBAL_STATUS:
 	case M_AMD_GLOBAL_STATUS:
-		return &fake->global_status;
+		return &x86c_fake->global_status;
 	case M_DEBUGCTL:
-		return &fake->debugctl;
+		return &x86c_fake->debugctl;
 	case M_FIXED_CTR3:
-		return &fake->slots;
+		return &x86c_fake->slots;
 	case M_PERF_METRICS:
-		return &fake->metrics;
+		return &x86c_fake->metrics;
 	}
 	return NULL;
 }
@@ -192,14 +95,14 @@ static u64 *fake_counter(u32 msr, bool *legacy)
 {
 	*legacy = false;
 	if (msr >= M_A_PMC0 && msr < M_A_PMC0 + FAKE_GP)
-		return &fake->gp[msr - M_A_PMC0];
+		return &x86c_fake->gp[msr - M_A_PMC0];
 	if (msr >= M_FIXED_CTR0 && msr < M_FIXED_CTR0 + FAKE_FIXED)
-		return &fake->fixed[msr - M_FIXED_CTR0];
+		return &x86c_fake->fixed[msr - M_FIXED_CTR0];
 	if (msr >= M_K7_PERFCTR0 && msr < M_K7_PERFCTR0 + FAKE_GP)
-		return &fake->gp[msr - M_K7_PERFCTR0];
+		return &x86c_fake->gp[msr - M_K7_PERFCTR0];
 	if (msr >= M_PERFCTR0 && msr < M_PERFCTR0 + FAKE_GP) {
 		*legacy = true;
-		return &fake->gp[msr - M_PERFCTR0];
+		return &x86c_fake->gp[msr - M_PERFCTR0];
 	}
 	return NULL;
 }
@@ -224,8 +127,8 @@ static void fake_write_msr(u32 msr, u64 val)
 	u64 *reg = fake_counter(msr, &legacy);
 
 	if (reg)
-		fake->ctrl_at_load = fake->global_ctrl;
-	if (reg && fake->counters_dead)
+		x86c_fake->ctrl_at_load = x86c_fake->global_ctrl;
+	if (reg && x86c_fake->counters_dead)
 		return;
 	if (reg && legacy) {
 		/* Only the low 32 bits are written, bit 31 sign-extended. */
@@ -241,7 +144,7 @@ static void fake_write_msr(u32 msr, u64 val)
 	}
 	if (msr == M_AMD_GLOBAL_STATUS_CLR) {
 		/* AMD ignores the reserved bits of a write. */
-		fake->global_status &= ~(val & FAKE_CTRL_BITS);
+		x86c_fake->global_status &= ~(val & FAKE_CTRL_BITS);
 		return;
 	}
 	if (msr == M_GLOBAL_OVF_CTRL) {
@@ -251,7 +154,7 @@ static void fake_write_msr(u32 msr, u64 val)
 		 */
 		if (val & ~FAKE_OVF_CTRL_BITS)
 			fake_bad("reserved bits in a write", msr, val);
-		fake->global_status &= ~val;
+		x86c_fake->global_status &= ~val;
 		fake_overflow_again();
 		return;
 	}
@@ -261,7 +164,7 @@ static void fake_write_msr(u32 msr, u64 val)
 	}
 	if (msr == M_GLOBAL_CTRL && (val & ~FAKE_CTRL_BITS))
 		fake_bad("reserved bits in a write", msr, val);
-	if (msr == M_DEBUGCTL && (val & fake->debugctl_refused)) {
+	if (msr == M_DEBUGCTL && (val & x86c_fake->debugctl_refused)) {
 		fake_bad("refused bits in a write", msr, val);
 		return;
 	}
@@ -270,7 +173,7 @@ static void fake_write_msr(u32 msr, u64 val)
 		fake_bad("write", msr, val);
 		return;
 	}
-	fake->fixed_ctrl_writes += msr == M_FIXED_CTR_CTRL;
+	x86c_fake->fixed_ctrl_writes += msr == M_FIXED_CTR_CTRL;
 	*reg = val;
 }
 
@@ -283,7 +186,7 @@ static int fake_read_msr_safe(u32 msr, u64 *val)
 /* As fake_write_msr(), but a refused write is the caller's to handle. */
 static int fake_write_msr_safe(u32 msr, u64 val)
 {
-	if (msr == M_DEBUGCTL && (val & fake->debugctl_refused))
+	if (msr == M_DEBUGCTL && (val & x86c_fake->debugctl_refused))
 		return -EIO;
 	fake_write_msr(msr, val);
 	return 0;
@@ -294,14 +197,14 @@ static u64 fake_read_pmc(u32 ecx)
 	u32 i = ecx & ~RDPMC_FIXED;
 
 	if (ecx == RDPMC_METRICS)
-		return fake->metrics;
+		return x86c_fake->metrics;
 	if (ecx & RDPMC_FIXED) {
 		if (i < FAKE_FIXED)
-			return fake->fixed[i];
+			return x86c_fake->fixed[i];
 		if (i == 3)
-			return fake->slots;
+			return x86c_fake->slots;
 	} else if (i < FAKE_GP) {
-		return fake->gp[i];
+		return x86c_fake->gp[i];
 	}
 	fake_bad("RDPMC", ecx, 0);
 	return 0;
@@ -309,9 +212,9 @@ static u64 fake_read_pmc(u32 ecx)
 
 static void fake_unmask_pmi(void)
 {
-	fake->masked = false;
-	fake->unmasks++;
-	fake->ctrl_at_unmask = fake->global_ctrl;
+	x86c_fake->masked = false;
+	x86c_fake->unmasks++;
+	x86c_fake->ctrl_at_unmask = x86c_fake->global_ctrl;
 }
 
 static const struct x86c_hw_ops fake_hw_ops = {
@@ -326,11 +229,11 @@ static const struct x86c_hw_ops fake_hw_ops = {
 /* Counter @idx counts @n events: it wraps at 48 bits, flagging overflow. */
 static void fake_count(int idx, u64 n)
 {
-	u64 *c = x86c_is_fixed(idx) ? &fake->fixed[idx - INTEL_PMC_IDX_FIXED] :
-				      &fake->gp[idx];
+	u64 *c = x86c_is_fixed(idx) ? &x86c_fake->fixed[idx - INTEL_PMC_IDX_FIXED] :
+				      &x86c_fake->gp[idx];
 
 	if (*c + n > FAKE_MASK)
-		fake->global_status |= BIT_ULL(idx);
+		x86c_fake->global_status |= BIT_ULL(idx);
 	*c = (*c + n) & FAKE_MASK;
 }
 
@@ -340,18 +243,12 @@ static void fake_count(int idx, u64 n)
  */
 static void fake_pmi(void)
 {
-	if (fake->debugctl & DBG_FREEZE_ON_PMI)
-		fake->global_ctrl = 0;
-	fake->masked = true;
+	if (x86c_fake->debugctl & DBG_FREEZE_ON_PMI)
+		x86c_fake->global_ctrl = 0;
+	x86c_fake->masked = true;
 }
 
 /* ---- fixture ------------------------------------------------------- */
-
-struct counters_ctx {
-	struct x86c_pmu		*p;
-	struct x86c_cpu		*cpu;
-	struct fake_hw		hw;
-};
 
 /*
  * The PMU as the Intel probe fills it for perfmon v2 with full-width
@@ -359,7 +256,7 @@ struct counters_ctx {
  * (instructions, cycles, and reference cycles, a pseudo-code no general
  * counter can count).  x86c_init_limits() derives the rest.
  */
-static int counters_test_init(struct kunit *test)
+int counters_test_init(struct kunit *test)
 {
 	static const u64 fixed_codes[FAKE_FIXED] = { 0x00c0, 0x003c, 0x0300 };
 	struct counters_ctx *ctx;
@@ -395,14 +292,14 @@ static int counters_test_init(struct kunit *test)
 	p->nr_fixed_events = FAKE_FIXED;
 	x86c_init_limits(p);
 
-	fake = &ctx->hw;
+	x86c_fake = &ctx->hw;
 	test->priv = ctx;
 	return 0;
 }
 
-static void counters_test_exit(struct kunit *test)
+void counters_test_exit(struct kunit *test)
 {
-	fake = NULL;
+	x86c_fake = NULL;
 }
 
 /*
@@ -411,8 +308,8 @@ static void counters_test_exit(struct kunit *test)
  * Only hw and count are used: with no ring buffer (rb NULL),
  * perf_event_update_userpage() returns at once.
  */
-static struct perf_event *fake_event(struct kunit *test, int idx, u64 config,
-				     u64 period)
+struct perf_event *fake_event(struct kunit *test, int idx, u64 config,
+			      u64 period)
 {
 	struct counters_ctx *ctx = test->priv;
 	struct perf_event *event;
@@ -436,21 +333,6 @@ static struct perf_event *fake_event(struct kunit *test, int idx, u64 config,
 	hwc->last_period = period;
 	local64_set(&hwc->period_left, period);
 	return event;
-}
-
-static u64 ev_count(struct perf_event *event)
-{
-	return local64_read(&event->count);
-}
-
-static s64 ev_left(struct perf_event *event)
-{
-	return local64_read(&event->hw.period_left);
-}
-
-static u64 ev_prev(struct perf_event *event)
-{
-	return local64_read(&event->hw.prev_count);
 }
 
 /* ---- limits and constraints ---------------------------------------- */
@@ -556,7 +438,7 @@ static void counters_period_and_update(struct kunit *test)
 	struct perf_event *event = fake_event(test, 0, 0x1300c0, 1000);
 
 	KUNIT_EXPECT_FALSE(test, x86c_event_set_period(ctx->p, event));
-	KUNIT_EXPECT_EQ(test, fake->gp[0], 0xfffffffffc18ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->gp[0], 0xfffffffffc18ULL);
 	/* prev_count is kept sign-extended, 64-bit -1000. */
 	KUNIT_EXPECT_EQ(test, ev_prev(event), 0xfffffffffffffc18ULL);
 
@@ -568,7 +450,7 @@ static void counters_period_and_update(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev_prev(event), 0xfffffffffd44ULL);
 
 	fake_count(0, 700);
-	KUNIT_EXPECT_EQ(test, fake->global_status, BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_status, BIT_ULL(0));
 	KUNIT_EXPECT_EQ(test, x86c_event_update(ctx->p, event), 0ULL);
 	KUNIT_EXPECT_EQ(test, ev_count(event), 1000ULL);
 	KUNIT_EXPECT_EQ(test, ev_left(event), 0LL);
@@ -577,10 +459,10 @@ static void counters_period_and_update(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, x86c_event_set_period(ctx->p, event));
 	KUNIT_EXPECT_EQ(test, ev_left(event), 1000LL);
 	KUNIT_EXPECT_EQ(test, event->hw.last_period, 1000ULL);
-	KUNIT_EXPECT_EQ(test, fake->gp[0], 0xfffffffffc18ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->gp[0], 0xfffffffffc18ULL);
 	/* Nothing else was touched. */
-	KUNIT_EXPECT_EQ(test, fake->gp[1], 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[0], 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->gp[1], 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[0], 0ULL);
 }
 
 /*
@@ -597,18 +479,18 @@ static void counters_update_across_wrap(struct kunit *test)
 	u64 total;
 
 	KUNIT_EXPECT_FALSE(test, x86c_event_set_period(ctx->p, event));
-	KUNIT_EXPECT_EQ(test, fake->fixed[1], 0x800000000001ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed[1], 0x800000000001ULL);
 
 	fake_count(FIX(1), FAKE_MAX_PERIOD - 5);
 	KUNIT_EXPECT_EQ(test, x86c_event_update(ctx->p, event),
 			0xfffffffffffbULL);
 	KUNIT_EXPECT_EQ(test, ev_count(event), FAKE_MAX_PERIOD - 5);
 	KUNIT_EXPECT_EQ(test, ev_left(event), 5LL);
-	KUNIT_EXPECT_EQ(test, fake->global_status, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_status, 0ULL);
 
 	fake_count(FIX(1), 10);
-	KUNIT_EXPECT_EQ(test, fake->fixed[1], 5ULL);
-	KUNIT_EXPECT_EQ(test, fake->global_status, BIT_ULL(FIX(1)));
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed[1], 5ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_status, BIT_ULL(FIX(1)));
 	KUNIT_EXPECT_EQ(test, x86c_event_update(ctx->p, event), 5ULL);
 	total = FAKE_MAX_PERIOD + 5;
 	KUNIT_EXPECT_EQ(test, ev_count(event), total);
@@ -616,7 +498,7 @@ static void counters_update_across_wrap(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, x86c_event_set_period(ctx->p, event));
 	KUNIT_EXPECT_EQ(test, ev_left(event), (s64)FAKE_MAX_PERIOD - 5);
-	KUNIT_EXPECT_EQ(test, fake->fixed[1], 0x800000000006ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed[1], 0x800000000006ULL);
 	KUNIT_EXPECT_EQ(test, ev_prev(event), 0xffff800000000006ULL);
 
 	/* The next update counts from the new load, not from the old one. */
@@ -650,9 +532,9 @@ static void counters_legacy_long_period(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(loads); i++) {
 		KUNIT_EXPECT_FALSE_MSG(test, x86c_event_set_period(ctx->p, event),
 				       "load %d", i);
-		KUNIT_EXPECT_EQ_MSG(test, fake->gp[2], expect_ctr[i], "load %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, x86c_fake->gp[2], expect_ctr[i], "load %d", i);
 		fake_count(2, loads[i]);
-		KUNIT_EXPECT_EQ_MSG(test, fake->gp[2], 0ULL, "load %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, x86c_fake->gp[2], 0ULL, "load %d", i);
 		x86c_event_update(ctx->p, event);
 		counted += loads[i];
 		KUNIT_EXPECT_EQ_MSG(test, ev_count(event), counted, "load %d", i);
@@ -662,7 +544,7 @@ static void counters_legacy_long_period(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, counted, period);
 	KUNIT_EXPECT_TRUE(test, x86c_event_set_period(ctx->p, event));
 	KUNIT_EXPECT_EQ(test, ev_left(event), (s64)period);
-	KUNIT_EXPECT_EQ(test, fake->gp[2], 0xffff80000001ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->gp[2], 0xffff80000001ULL);
 }
 
 /* ---- overflow ------------------------------------------------------- */
@@ -733,14 +615,14 @@ static void counters_cpu_reset_acks_what_exists(struct kunit *test)
 {
 	struct counters_ctx *ctx = test->priv;
 
-	fake->global_status = BIT_ULL(0) | BIT_ULL(FIX(1));
-	fake->evtsel[2] = EVTSEL_EN | 0xc0;
-	fake->fixed_ctrl = 0x3;
+	x86c_fake->global_status = BIT_ULL(0) | BIT_ULL(FIX(1));
+	x86c_fake->evtsel[2] = EVTSEL_EN | 0xc0;
+	x86c_fake->fixed_ctrl = 0x3;
 	x86c_cpu_reset(ctx->p, ctx->cpu);
-	KUNIT_EXPECT_EQ(test, fake->global_status, 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->global_ctrl, ctx->p->all_mask);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[2], 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_status, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_ctrl, ctx->p->all_mask);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[2], 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed_ctrl, 0ULL);
 	KUNIT_EXPECT_EQ(test, ctx->cpu->owned, 0ULL);
 }
 
@@ -760,24 +642,24 @@ static void intel_fixed_ctrl_bits(struct kunit *test)
 	int writes;
 
 	v->program(p, cpu, FIX(1), EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0x3c);
-	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0xb0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed_ctrl, 0xb0ULL);
 	KUNIT_EXPECT_EQ(test, cpu->fixed_ctrl, 0xb0ULL);
 
 	v->program(p, cpu, FIX(0), EVTSEL_USR | EVTSEL_INT | 0xc0);
-	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0xbaULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed_ctrl, 0xbaULL);
 
 	v->program(p, cpu, FIX(2), EVTSEL_OS | EVTSEL_ANY | 0x0300);
-	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0x5baULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed_ctrl, 0x5baULL);
 
 	/* Reprogrammed: its old nibble goes. */
 	v->program(p, cpu, FIX(1), EVTSEL_OS | 0x3c);
-	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0x51aULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed_ctrl, 0x51aULL);
 
 	v->unprogram(p, cpu, FIX(0));
-	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0x510ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed_ctrl, 0x510ULL);
 	v->unprogram(p, cpu, FIX(2));
 	v->unprogram(p, cpu, FIX(1));
-	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed_ctrl, 0ULL);
 	KUNIT_EXPECT_EQ(test, cpu->fixed_ctrl, 0ULL);
 
 	/*
@@ -785,25 +667,25 @@ static void intel_fixed_ctrl_bits(struct kunit *test)
 	 * which writes the register once, and not at all when the fixed
 	 * counters end up as they were (a group taken off and put back).
 	 */
-	writes = fake->fixed_ctrl_writes;
+	writes = x86c_fake->fixed_ctrl_writes;
 	cpu->disabled = true;
 	v->program(p, cpu, FIX(0), EVTSEL_USR | 0xc0);
 	v->program(p, cpu, FIX(1), EVTSEL_USR | 0x3c);
-	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed_ctrl, 0ULL);
 	cpu->disabled = false;
 	v->enable_all(p, cpu);
-	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0x22ULL);
-	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl_writes, writes + 1);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed_ctrl, 0x22ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed_ctrl_writes, writes + 1);
 	cpu->disabled = true;
 	v->unprogram(p, cpu, FIX(1));
 	v->program(p, cpu, FIX(1), EVTSEL_USR | 0x3c);
 	cpu->disabled = false;
 	v->enable_all(p, cpu);
-	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl_writes, writes + 1);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed_ctrl_writes, writes + 1);
 
 	/* Fixed counters have no event select. */
-	KUNIT_EXPECT_EQ(test, fake->evtsel[0] | fake->evtsel[1] |
-			      fake->evtsel[2] | fake->evtsel[3], 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[0] | x86c_fake->evtsel[1] |
+			      x86c_fake->evtsel[2] | x86c_fake->evtsel[3], 0ULL);
 }
 
 /*
@@ -819,23 +701,23 @@ static void intel_gp_evtsel(struct kunit *test)
 	struct x86c_pmu *p = ctx->p;
 
 	v->program(p, cpu, 2, EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0xc0);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[2], 0x5300c0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[2], 0x5300c0ULL);
 	/* Counter mask 1, invert, unit mask 0x4f: passed through as they are. */
 	v->program(p, cpu, 3, 0x01000000 | EVTSEL_INV | EVTSEL_INT |
 			      EVTSEL_OS | EVTSEL_USR | 0x4f2e);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[3], 0x01d34f2eULL);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[0] | fake->evtsel[1], 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->fixed_ctrl, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[3], 0x01d34f2eULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[0] | x86c_fake->evtsel[1], 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed_ctrl, 0ULL);
 
 	v->unprogram(p, cpu, 2);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[2], 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[3], 0x01d34f2eULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[2], 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[3], 0x01d34f2eULL);
 
 	/* Every counter the PMU has, on and off at once. */
 	v->enable_all(p, cpu);
-	KUNIT_EXPECT_EQ(test, fake->global_ctrl, 0x70000000fULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_ctrl, 0x70000000fULL);
 	v->disable_all(p, cpu);
-	KUNIT_EXPECT_EQ(test, fake->global_ctrl, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_ctrl, 0ULL);
 }
 
 /*
@@ -852,7 +734,7 @@ static void counters_stop_folds_once(struct kunit *test)
 
 	x86c_event_set_period(ctx->p, event);
 	x86c_intel_v2_vendor.program(ctx->p, cpu, 1, config);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[1], 0x5300c0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[1], 0x5300c0ULL);
 	cpu->owner[1] = event;
 	cpu->owned |= BIT_ULL(1);
 	cpu->running |= BIT_ULL(1);
@@ -860,7 +742,7 @@ static void counters_stop_folds_once(struct kunit *test)
 
 	fake_count(1, 123);
 	x86c_stop(ctx->p, cpu, event, PERF_EF_UPDATE);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[1], 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[1], 0ULL);
 	KUNIT_EXPECT_EQ(test, cpu->running, 0ULL);
 	KUNIT_EXPECT_EQ(test, event->hw.state,
 			PERF_HES_STOPPED | PERF_HES_UPTODATE);
@@ -885,16 +767,16 @@ static void intel_debugctl_bits(struct kunit *test)
 	struct counters_ctx *ctx = test->priv;
 	const struct x86c_vendor *v = &x86c_intel_v2_vendor;
 
-	fake->debugctl = DBG_BTF;
+	x86c_fake->debugctl = DBG_BTF;
 	ctx->p->pmi_freezes = true;
 	v->cpu_starting(ctx->p, ctx->cpu);
-	KUNIT_EXPECT_EQ(test, fake->debugctl,
+	KUNIT_EXPECT_EQ(test, x86c_fake->debugctl,
 			DBG_BTF | DBG_FREEZE_ON_PMI | DBG_FREEZE_IN_SMM);
 
 	/* A PMU without it clears a freeze that firmware may have left on. */
 	ctx->p->pmi_freezes = false;
 	v->cpu_starting(ctx->p, ctx->cpu);
-	KUNIT_EXPECT_EQ(test, fake->debugctl, DBG_BTF | DBG_FREEZE_IN_SMM);
+	KUNIT_EXPECT_EQ(test, x86c_fake->debugctl, DBG_BTF | DBG_FREEZE_IN_SMM);
 }
 
 /*
@@ -910,18 +792,18 @@ static void intel_debugctl_refused(struct kunit *test)
 	struct counters_ctx *ctx = test->priv;
 	const struct x86c_vendor *v = &x86c_intel_v2_vendor;
 
-	fake->debugctl = DBG_BTF;
-	fake->debugctl_refused = DBG_FREEZE_ON_PMI | DBG_FREEZE_IN_SMM;
+	x86c_fake->debugctl = DBG_BTF;
+	x86c_fake->debugctl_refused = DBG_FREEZE_ON_PMI | DBG_FREEZE_IN_SMM;
 	ctx->p->pmi_freezes = true;
 	v->cpu_starting(ctx->p, ctx->cpu);
-	KUNIT_EXPECT_EQ(test, fake->debugctl, DBG_BTF);
+	KUNIT_EXPECT_EQ(test, x86c_fake->debugctl, DBG_BTF);
 	KUNIT_EXPECT_FALSE(test, ctx->p->pmi_freezes);
 
 	/* Only the SMM freeze refused: the PMI freeze is still taken. */
-	fake->debugctl_refused = DBG_FREEZE_IN_SMM;
+	x86c_fake->debugctl_refused = DBG_FREEZE_IN_SMM;
 	ctx->p->pmi_freezes = true;
 	v->cpu_starting(ctx->p, ctx->cpu);
-	KUNIT_EXPECT_EQ(test, fake->debugctl, DBG_BTF | DBG_FREEZE_ON_PMI);
+	KUNIT_EXPECT_EQ(test, x86c_fake->debugctl, DBG_BTF | DBG_FREEZE_ON_PMI);
 	KUNIT_EXPECT_TRUE(test, ctx->p->pmi_freezes);
 }
 
@@ -1003,7 +885,7 @@ static void pmi_frozen_reload_restart(struct kunit *test)
 	struct perf_event *a, *b;
 
 	p->pmi_freezes = true;
-	fake->debugctl = DBG_FREEZE_ON_PMI;
+	x86c_fake->debugctl = DBG_FREEZE_ON_PMI;
 	a = fake_running(test, 1, config | 0xc4, 100);
 	b = fake_running(test, FIX(0), config | 0xc0, 1000);
 	x86c_intel_v2_vendor.enable_all(p, ctx->cpu);
@@ -1011,18 +893,18 @@ static void pmi_frozen_reload_restart(struct kunit *test)
 	fake_count(1, 100);
 	fake_count(FIX(0), 40);
 	fake_pmi();
-	KUNIT_ASSERT_EQ(test, fake->global_ctrl, 0ULL);
+	KUNIT_ASSERT_EQ(test, x86c_fake->global_ctrl, 0ULL);
 
 	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 1);
 	KUNIT_EXPECT_EQ(test, ev_count(a), 100ULL);
-	KUNIT_EXPECT_EQ(test, fake->gp[1], FAKE_MASK - 99);
-	KUNIT_EXPECT_EQ(test, fake->ctrl_at_load, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->gp[1], FAKE_MASK - 99);
+	KUNIT_EXPECT_EQ(test, x86c_fake->ctrl_at_load, 0ULL);
 	KUNIT_EXPECT_EQ(test, ev_count(b), 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->fixed[0], FAKE_MASK - 959);
-	KUNIT_EXPECT_EQ(test, fake->global_status, 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->unmasks, 1);
-	KUNIT_EXPECT_EQ(test, fake->ctrl_at_unmask, 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->global_ctrl, p->all_mask);
+	KUNIT_EXPECT_EQ(test, x86c_fake->fixed[0], FAKE_MASK - 959);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_status, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->unmasks, 1);
+	KUNIT_EXPECT_EQ(test, x86c_fake->ctrl_at_unmask, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_ctrl, p->all_mask);
 }
 
 /*
@@ -1042,14 +924,14 @@ static void pmi_unfrozen_stops_first(struct kunit *test)
 	x86c_intel_v2_vendor.enable_all(p, ctx->cpu);
 	fake_count(2, 50);
 	fake_pmi();
-	KUNIT_ASSERT_EQ(test, fake->global_ctrl, p->all_mask);
+	KUNIT_ASSERT_EQ(test, x86c_fake->global_ctrl, p->all_mask);
 
 	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 1);
 	KUNIT_EXPECT_EQ(test, ev_count(a), 50ULL);
-	KUNIT_EXPECT_EQ(test, fake->gp[2], FAKE_MASK - 49);
-	KUNIT_EXPECT_EQ(test, fake->ctrl_at_load, 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->ctrl_at_unmask, 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->global_ctrl, p->all_mask);
+	KUNIT_EXPECT_EQ(test, x86c_fake->gp[2], FAKE_MASK - 49);
+	KUNIT_EXPECT_EQ(test, x86c_fake->ctrl_at_load, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->ctrl_at_unmask, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_ctrl, p->all_mask);
 }
 
 /*
@@ -1062,15 +944,15 @@ static void pmi_while_disabled(struct kunit *test)
 	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0xc4;
 	struct x86c_pmu *p = ctx->p;
 
-	fake->debugctl = DBG_FREEZE_ON_PMI;
+	x86c_fake->debugctl = DBG_FREEZE_ON_PMI;
 	fake_running(test, 0, config, 10);
 	fake_count(0, 10);
 	ctx->cpu->disabled = true;
 	fake_pmi();
 
 	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 1);
-	KUNIT_EXPECT_EQ(test, fake->unmasks, 1);
-	KUNIT_EXPECT_EQ(test, fake->global_ctrl, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->unmasks, 1);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_ctrl, 0ULL);
 }
 
 /*
@@ -1088,24 +970,24 @@ static void pmi_not_ours_and_late(struct kunit *test)
 	struct x86c_pmu *p = ctx->p;
 	struct perf_event *a;
 
-	fake->debugctl = DBG_FREEZE_ON_PMI;
+	x86c_fake->debugctl = DBG_FREEZE_ON_PMI;
 	a = fake_running(test, 0, config, 10);
 	x86c_intel_v2_vendor.enable_all(p, ctx->cpu);
 	fake_count(0, 3);
 
-	fake->masked = true;
+	x86c_fake->masked = true;
 	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 0);
-	KUNIT_EXPECT_FALSE(test, fake->masked);
-	KUNIT_EXPECT_EQ(test, fake->global_ctrl, p->all_mask);
+	KUNIT_EXPECT_FALSE(test, x86c_fake->masked);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_ctrl, p->all_mask);
 	KUNIT_EXPECT_EQ(test, ev_count(a), 0ULL);
 
-	fake->global_status = BIT_ULL(3);
+	x86c_fake->global_status = BIT_ULL(3);
 	fake_pmi();
 	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 1);
 	KUNIT_EXPECT_EQ(test, ev_count(a), 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->global_status, 0ULL);
-	KUNIT_EXPECT_FALSE(test, fake->masked);
-	KUNIT_EXPECT_EQ(test, fake->global_ctrl, p->all_mask);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_status, 0ULL);
+	KUNIT_EXPECT_FALSE(test, x86c_fake->masked);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_ctrl, p->all_mask);
 }
 
 /*
@@ -1119,10 +1001,10 @@ static void pmi_on_cpu_without_events(struct kunit *test)
 	struct counters_ctx *ctx = test->priv;
 
 	ctx->cpu->nmi_window_end = jiffies - 1;
-	fake->global_status = BIT_ULL(1);
+	x86c_fake->global_status = BIT_ULL(1);
 	fake_pmi();
 	KUNIT_EXPECT_EQ(test, x86c_pmi_nmi(ctx->p, ctx->cpu, NULL), NMI_DONE);
-	KUNIT_EXPECT_FALSE(test, fake->masked);
+	KUNIT_EXPECT_FALSE(test, x86c_fake->masked);
 }
 
 /*
@@ -1142,11 +1024,11 @@ static void pmi_status_other_bits(struct kunit *test)
 	a = fake_running(test, 0, config, 100);
 	x86c_intel_v2_vendor.enable_all(p, ctx->cpu);
 	fake_count(0, 100);
-	fake->global_status |= BIT_ULL(50);
+	x86c_fake->global_status |= BIT_ULL(50);
 	fake_pmi();
 
 	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, ctx->cpu, NULL), 1);
-	KUNIT_EXPECT_EQ(test, fake->global_status, BIT_ULL(50));
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_status, BIT_ULL(50));
 	KUNIT_EXPECT_EQ(test, ev_count(a), 100ULL);
 	KUNIT_EXPECT_TRUE(test, p->pmi_others_said);
 	KUNIT_EXPECT_FALSE(test, p->pmi_stuck_said);
@@ -1154,8 +1036,8 @@ static void pmi_status_other_bits(struct kunit *test)
 
 #ifdef CONFIG_CPU_SUP_AMD
 /* The model's counters as an AMD PMU: no fixed ones, AMD's MSRs. */
-static void fake_as_amd(struct x86c_pmu *p, const struct x86c_vendor *vendor,
-			int version)
+void fake_as_amd(struct x86c_pmu *p, const struct x86c_vendor *vendor,
+		 int version)
 {
 	p->vendor = vendor;
 	p->version = version;
@@ -1220,21 +1102,21 @@ static void pmi_stuck_status_resets(struct kunit *test)
 	a = fake_running(test, 0, config, 1000);
 	x86c_intel_v2_vendor.enable_all(p, ctx->cpu);
 	fake_count(0, 10);
-	fake->evtsel[3] = EVTSEL_EN | EVTSEL_INT | 0xc0;
-	fake->overflowing = BIT_ULL(3);
-	fake->global_status = BIT_ULL(3);
+	x86c_fake->evtsel[3] = EVTSEL_EN | EVTSEL_INT | 0xc0;
+	x86c_fake->overflowing = BIT_ULL(3);
+	x86c_fake->global_status = BIT_ULL(3);
 	fake_pmi();
 
 	x86c_handle_pmi(p, ctx->cpu, NULL);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[3], 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->global_status, 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[0], config | EVTSEL_EN);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[3], 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_status, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[0], config | EVTSEL_EN);
 	KUNIT_EXPECT_EQ(test, ctx->cpu->running, BIT_ULL(0));
 	KUNIT_EXPECT_EQ(test, ev_count(a), 10ULL);
 	KUNIT_EXPECT_EQ(test, ev_left(a), 990LL);
-	KUNIT_EXPECT_EQ(test, fake->gp[0], FAKE_MASK + 1 - 990);
-	KUNIT_EXPECT_FALSE(test, fake->masked);
-	KUNIT_EXPECT_EQ(test, fake->global_ctrl, p->all_mask);
+	KUNIT_EXPECT_EQ(test, x86c_fake->gp[0], FAKE_MASK + 1 - 990);
+	KUNIT_EXPECT_FALSE(test, x86c_fake->masked);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_ctrl, p->all_mask);
 	KUNIT_EXPECT_TRUE(test, p->pmi_stuck_said);
 }
 
@@ -1275,16 +1157,16 @@ static void counters_work_probe(struct kunit *test)
 	struct x86c_pmu *p = ctx->p;
 
 	p->gp_ctr = M_PERFCTR0;
-	fake->gp[0] = 0x80001234ULL;
+	x86c_fake->gp[0] = 0x80001234ULL;
 	KUNIT_EXPECT_TRUE(test, x86c_counters_work(p));
-	fake->gp[0] = 0xffff80000000ULL;
+	x86c_fake->gp[0] = 0xffff80000000ULL;
 	KUNIT_EXPECT_TRUE(test, x86c_counters_work(p));
 
 	p->gp_ctr = M_A_PMC0;
-	fake->gp[0] = 0x8000ffffffffULL;
+	x86c_fake->gp[0] = 0x8000ffffffffULL;
 	KUNIT_EXPECT_TRUE(test, x86c_counters_work(p));
 
-	fake->counters_dead = true;
+	x86c_fake->counters_dead = true;
 	KUNIT_EXPECT_FALSE(test, x86c_counters_work(p));
 	p->gp_ctr = M_PERFCTR0;
 	KUNIT_EXPECT_FALSE(test, x86c_counters_work(p));
@@ -1365,270 +1247,6 @@ static void extra_regs_shared(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e[2]->hw.extra_reg.reg, 0x1a6U);
 }
 
-/* ---- AMD: HostOnly while SVM is off -------------------------------- */
-
-#ifdef CONFIG_CPU_SUP_AMD
-/*
- * KVM turns SVM on and off one CPU at a time, and with SVM off HostOnly
- * would stop the counter.  So each CPU strips it until SVM is on there:
- * a counter running on that CPU gets it back at once, another CPU keeps
- * stripping it, and SVM off strips it again.  With one mask for all
- * CPUs, one CPU's SVM going off changed what every other one counted.
- */
-static void amd_host_only_per_cpu(struct kunit *test)
-{
-	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0x76;
-	struct counters_ctx *ctx = test->priv;
-	struct x86c_cpu *here = ctx->cpu, *other;
-	struct x86c_pmu *p = ctx->p;
-	struct perf_event *event;
-
-	other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, other);
-	/* The legacy layout: four counters, no global control. */
-	p->virt_mask = AMD_HOST_ONLY;
-	fake_as_amd(p, &x86c_amd_vendor, 0);
-	x86c_cpu_reset(p, here);
-	x86c_cpu_reset(p, other);
-
-	/* An event that excludes the guest, running on counter 1. */
-	event = fake_event(test, 1, config | AMD_HOST_ONLY, 1000);
-	event->hw.config_base = M_K7_EVTSEL0 + 1;
-	event->hw.event_base = M_K7_PERFCTR0 + 1;
-	here->owner[1] = event;
-	here->owned = BIT_ULL(1);
-	here->running = BIT_ULL(1);
-	x86c_program_each(p, here);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[1], config | EVTSEL_EN);
-
-	local_irq_disable();
-	x86c_set_virt_mask(p, here, 0);
-	local_irq_enable();
-	KUNIT_EXPECT_EQ(test, fake->evtsel[1],
-			config | AMD_HOST_ONLY | EVTSEL_EN);
-	KUNIT_EXPECT_EQ(test, other->virt_mask, AMD_HOST_ONLY);
-
-	local_irq_disable();
-	x86c_set_virt_mask(p, here, p->virt_mask);
-	local_irq_enable();
-	KUNIT_EXPECT_EQ(test, fake->evtsel[1], config | EVTSEL_EN);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[0] | fake->evtsel[2] |
-			      fake->evtsel[3], 0ULL);
-}
-
-/*
- * AMD family 17h on: a paired event takes an even counter and the odd
- * one after it.  Placed one at a time, nothing else goes on the odd
- * one; a second pair does not fit beside a pair and another event on
- * four counters.  Programmed, the odd counter gets the count's sign
- * extension and the Merge event while the pair runs, and is cleared
- * with it.
- */
-static void amd_paired_counters(struct kunit *test)
-{
-	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0x03;
-	const u64 merge = 0xfULL << 32 | 0xff | EVTSEL_EN;
-	struct event_constraint pair = {
-		.idxmsk64 = 0x5, .weight = 2, .flags = PERF_X86_EVENT_PAIR,
-	};
-	struct counters_ctx *ctx = test->priv;
-	struct x86c_cpu *cpu = ctx->cpu;
-	struct x86c_pmu *p = ctx->p;
-	struct perf_event *event;
-
-	fake_as_amd(p, &x86c_amd_vendor, 0);
-	x86c_cpu_reset(p, cpu);
-
-	cpu->constraint[0] = &pair;
-	cpu->nr = 1;
-	KUNIT_ASSERT_EQ(test, x86c_place(p, cpu), 0);
-	KUNIT_EXPECT_EQ(test, cpu->assign[0], 0);
-	cpu->constraint[1] = &p->any_gp;
-	cpu->nr = 2;
-	KUNIT_ASSERT_EQ(test, x86c_place(p, cpu), 0);
-	KUNIT_EXPECT_EQ(test, cpu->assign[1], 2);
-	cpu->constraint[2] = &pair;
-	cpu->nr = 3;
-	KUNIT_EXPECT_EQ(test, x86c_place(p, cpu), -EINVAL);
-	KUNIT_EXPECT_EQ(test, cpu->placed, 2);
-
-	event = fake_event(test, 0, config, 1000);
-	event->hw.flags |= PERF_X86_EVENT_PAIR;
-	event->hw.config_base = M_K7_EVTSEL0;
-	cpu->owner[0] = event;
-	x86c_event_set_period(p, event);
-	KUNIT_EXPECT_EQ(test, fake->gp[0], FAKE_MASK - 999);
-	KUNIT_EXPECT_EQ(test, fake->gp[1], 0xffffULL);
-	p->vendor->program(p, cpu, 0, config);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[0], config | EVTSEL_EN);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[1], merge);
-	p->vendor->unprogram(p, cpu, 0);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[0], 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[1], 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->evtsel[2] | fake->evtsel[3], 0ULL);
-}
-
-/*
- * AMD family 15h: the counters an event may use, by its unit, its code
- * and, for 0x000, 0x004 and 0x031, its unit mask.  The table covers
- * every code: no config reaches the unconstrained default.
- */
-static void amd_f15h_constraints(struct kunit *test)
-{
-	static const struct { u64 config, counters; } rows[] = {
-		{ 0x010, 0x38 }, { 0x000, 0x38 }, { 0x0f00, 0x38 },
-		{ 0xf000, 0x38 }, { 0x1100, 0x08 }, { 0x003, 0x08 },
-		{ 0x0104, 0x38 }, { 0x0304, 0x08 }, { 0x020, 0x3f },
-		{ 0x0c0, 0x3f }, { 0x1ULL << 32 | 0x23, 0x3f }, { 0x023, 0x07 },
-		{ 0x02d, 0x08 }, { 0x02e, 0x09 }, { 0x0431, 0x07 },
-		{ 0x0631, 0 }, { 0x1ULL << 32 | 0xc0, 0x38 },
-		{ 0x1ULL << 32 | 0xc1, 0x3f }, { 0x060, 0x07 }, { 0x0d0, 0x07 },
-		{ 0x08f, 0x01 }, { 0x1ULL << 32 | 0x8f, 0x07 },
-		{ 0x1ULL << 32 | 0x87, 0x01 }, { 0x0dd, 0x3f },
-		{ 0x1ULL << 32 | 0xd8, 0x3f }, { 0x0e9, 0 }, { 0x0a0, 0 },
-	};
-	struct counters_ctx *ctx = test->priv;
-	struct x86c_pmu *p = ctx->p;
-	struct event_constraint *c;
-	int i;
-
-	fake_as_amd(p, &x86c_amd_vendor, 0);
-	p->table = x86c_amd_f15h_table;
-	for (i = 0; i < ARRAY_SIZE(rows); i++) {
-		u64 config = rows[i].config | EVTSEL_OS | EVTSEL_USR | EVTSEL_INT;
-
-		c = x86c_constraint(p, config);
-		KUNIT_EXPECT_PTR_NE_MSG(test, c, &p->any_gp,
-					"config %#llx", rows[i].config);
-		KUNIT_EXPECT_EQ_MSG(test, c->idxmsk64, rows[i].counters,
-				    "config %#llx", rows[i].config);
-	}
-	/* Every row within the six counters, its weight its count. */
-	for (c = x86c_amd_f15h_table; c->cmask; c++) {
-		KUNIT_EXPECT_EQ(test, c->idxmsk64 & ~GENMASK_ULL(5, 0), 0ULL);
-		KUNIT_EXPECT_EQ(test, c->weight, hweight64(c->idxmsk64));
-	}
-}
-#endif
-
-/* ---- hybrid parts and topdown -------------------------------------- */
-
-/*
- * A hybrid part's PMUs from the one CPUID describes: the P-cores get two
- * general-purpose counters more and fixed counter 3 (topdown slots), the
- * E-cores keep CPUID's, and each kind gets its own tables; CPUID giving
- * the P-cores' eight already (E-cores off) adds nothing.
- */
-static void intel_hybrid_split(struct kunit *test)
-{
-	static struct event_constraint core_table[] = {
-		X86C_EVENT_CONSTRAINT(0x01, 0x0f),
-		X86C_CONSTRAINT_END
-	};
-	static const struct x86c_intel_family atom_family = {
-		.name	= "test_hybrid",
-		.event_map = { [PERF_COUNT_HW_REF_CPU_CYCLES] = 0x013c },
-	};
-	static const struct x86c_intel_family core_family = {
-		.name		= "test_hybrid",
-		.constraints	= core_table,
-		.atom		= &atom_family,
-	};
-	struct counters_ctx *ctx = test->priv;
-	struct x86c_pmu *p = ctx->p, *atom;
-
-	atom = kunit_kzalloc(test, sizeof(*atom), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, atom);
-	p->num_gp = 6;
-	p->fixed_present = GENMASK_ULL(2, 0);
-	p->table = core_table;
-	p->events_mask_len = 7;
-	x86c_intel_split_hybrid(p, atom, &core_family);
-	x86c_init_limits(p);
-	x86c_init_limits(atom);
-
-	KUNIT_EXPECT_STREQ(test, p->name, "cpu_core");
-	KUNIT_EXPECT_EQ(test, p->core_type, X86C_INTEL_CORE);
-	KUNIT_EXPECT_EQ(test, p->num_gp, 8);
-	KUNIT_EXPECT_EQ(test, p->num_fixed, 4);
-	KUNIT_EXPECT_EQ(test, p->nr_fixed_events, 4);
-	KUNIT_EXPECT_EQ(test, p->fixed[3].code, 0x0400ULL);
-	KUNIT_EXPECT_EQ(test, p->fixed[3].idxmsk64, BIT_ULL(FIX(3)));
-	KUNIT_EXPECT_EQ(test, p->all_mask, 0xf000000ffULL);
-	KUNIT_EXPECT_PTR_EQ(test, p->table, &core_table[0]);
-
-	KUNIT_EXPECT_STREQ(test, atom->name, "cpu_atom");
-	KUNIT_EXPECT_EQ(test, atom->core_type, X86C_INTEL_ATOM);
-	KUNIT_EXPECT_EQ(test, atom->num_gp, 6);
-	KUNIT_EXPECT_EQ(test, atom->num_fixed, 3);
-	KUNIT_EXPECT_EQ(test, atom->all_mask, 0x70000003fULL);
-	KUNIT_EXPECT_NULL(test, atom->table);
-	KUNIT_EXPECT_EQ(test, atom->event_map[PERF_COUNT_HW_REF_CPU_CYCLES],
-			0x013cULL);
-	KUNIT_EXPECT_PTR_EQ(test, atom->hw, p->hw);
-
-	/* E-cores off: CPUID has the P-cores' counters already. */
-	p->num_gp = 8;
-	p->fixed_present = GENMASK_ULL(3, 0);
-	x86c_intel_split_hybrid(p, atom, &core_family);
-	KUNIT_EXPECT_EQ(test, p->num_gp, 8);
-	KUNIT_EXPECT_EQ(test, p->num_fixed, 4);
-}
-
-/*
- * A topdown group: the metrics are placed on their own indexes, and a
- * fold credits the slots leader with the slots and each metric with its
- * share, then clears both registers, so that a second fold adds nothing.
- */
-static void intel_topdown_fold(struct kunit *test)
-{
-	const u64 bits = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT;
-	struct counters_ctx *ctx = test->priv;
-	struct x86c_pmu *p = ctx->p;
-	struct x86c_cpu *cpu = ctx->cpu;
-	struct perf_event *slots, *ret, *bad;
-
-	p->nr_metrics = 2;
-	x86c_init_limits(p);
-	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, bits | 0x8100),
-			    &p->metric[1]);
-	KUNIT_EXPECT_EQ(test, p->metric[1].idxmsk64,
-			BIT_ULL(INTEL_PMC_IDX_METRIC_BASE + 1));
-	/* Beyond the metrics this CPU has: an ordinary code. */
-	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, bits | 0x8200), &p->any_gp);
-
-	slots = fake_event(test, FIX(3), bits | 0x0400, 0);
-	ret = fake_event(test, INTEL_PMC_IDX_METRIC_BASE, bits | 0x8000, 0);
-	bad = fake_event(test, INTEL_PMC_IDX_METRIC_BASE + 1, bits | 0x8100, 0);
-	slots->hw.flags |= PERF_X86_EVENT_TOPDOWN;
-	ret->hw.flags |= PERF_X86_EVENT_TOPDOWN;
-	bad->hw.flags |= PERF_X86_EVENT_TOPDOWN;
-	cpu->owner[FIX(3)] = slots;
-	cpu->owner[INTEL_PMC_IDX_METRIC_BASE] = ret;
-	cpu->owner[INTEL_PMC_IDX_METRIC_BASE + 1] = bad;
-
-	fake->slots = 1000;
-	fake->metrics = 0x40 << 8 | 0xbf;
-	KUNIT_EXPECT_EQ(test, intel_topdown_update(p, cpu), 1000ULL);
-	KUNIT_EXPECT_EQ(test, ev_count(slots), 1000ULL);
-	KUNIT_EXPECT_EQ(test, ev_count(ret), 1000ULL * 0xbf / 0xff);
-	KUNIT_EXPECT_EQ(test, ev_count(bad), 1000ULL * 0x40 / 0xff);
-	KUNIT_EXPECT_EQ(test, fake->slots, 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->metrics, 0ULL);
-
-	KUNIT_EXPECT_EQ(test, intel_topdown_update(p, cpu), 0ULL);
-	KUNIT_EXPECT_EQ(test, ev_count(slots), 1000ULL);
-
-	/* Starting the leader starts both registers from zero. */
-	fake->slots = 5;
-	fake->metrics = 0xff;
-	intel_topdown_start(p, ret);
-	KUNIT_EXPECT_EQ(test, fake->slots, 5ULL);
-	intel_topdown_start(p, slots);
-	KUNIT_EXPECT_EQ(test, fake->slots, 0ULL);
-	KUNIT_EXPECT_EQ(test, fake->metrics, 0ULL);
-}
-
 static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(counters_init_limits),
 	KUNIT_CASE(counters_constraint),
@@ -1658,13 +1276,6 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(pmi_path_not_probed),
 	KUNIT_CASE(counters_work_probe),
 	KUNIT_CASE(extra_regs_shared),
-#ifdef CONFIG_CPU_SUP_AMD
-	KUNIT_CASE(amd_host_only_per_cpu),
-	KUNIT_CASE(amd_paired_counters),
-	KUNIT_CASE(amd_f15h_constraints),
-#endif
-	KUNIT_CASE(intel_hybrid_split),
-	KUNIT_CASE(intel_topdown_fold),
 	{}
 };
 

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: what a vendor driver adds to the x86 framework, on the model of
+ * the registers in counters_test.c: AMD's HostOnly handling, paired
+ * counters and family 15h constraints; Intel's hybrid parts and their
+ * topdown metrics.
+ */
+
+#include <kunit/test.h>
+#include <linux/bits.h>
+#include <linux/perf_event.h>
+
+#include "counters.h"
+#include "counters_test.h"
+
+/* ---- AMD: HostOnly while SVM is off -------------------------------- */
+
+#ifdef CONFIG_CPU_SUP_AMD
+/*
+ * KVM turns SVM on and off one CPU at a time, and with SVM off HostOnly
+ * would stop the counter.  So each CPU strips it until SVM is on there:
+ * a counter running on that CPU gets it back at once, another CPU keeps
+ * stripping it, and SVM off strips it again.  With one mask for all
+ * CPUs, one CPU's SVM going off changed what every other one counted.
+ */
+static void amd_host_only_per_cpu(struct kunit *test)
+{
+	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0x76;
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_cpu *here = ctx->cpu, *other;
+	struct x86c_pmu *p = ctx->p;
+	struct perf_event *event;
+
+	other = kunit_kzalloc(test, sizeof(*other), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	/* The legacy layout: four counters, no global control. */
+	p->virt_mask = AMD_HOST_ONLY;
+	fake_as_amd(p, &x86c_amd_vendor, 0);
+	x86c_cpu_reset(p, here);
+	x86c_cpu_reset(p, other);
+
+	/* An event that excludes the guest, running on counter 1. */
+	event = fake_event(test, 1, config | AMD_HOST_ONLY, 1000);
+	event->hw.config_base = M_K7_EVTSEL0 + 1;
+	event->hw.event_base = M_K7_PERFCTR0 + 1;
+	here->owner[1] = event;
+	here->owned = BIT_ULL(1);
+	here->running = BIT_ULL(1);
+	x86c_program_each(p, here);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[1], config | EVTSEL_EN);
+
+	local_irq_disable();
+	x86c_set_virt_mask(p, here, 0);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[1],
+			config | AMD_HOST_ONLY | EVTSEL_EN);
+	KUNIT_EXPECT_EQ(test, other->virt_mask, AMD_HOST_ONLY);
+
+	local_irq_disable();
+	x86c_set_virt_mask(p, here, p->virt_mask);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[1], config | EVTSEL_EN);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[0] | x86c_fake->evtsel[2] |
+			      x86c_fake->evtsel[3], 0ULL);
+}
+
+/*
+ * AMD family 17h on: a paired event takes an even counter and the odd
+ * one after it.  Placed one at a time, nothing else goes on the odd
+ * one; a second pair does not fit beside a pair and another event on
+ * four counters.  Programmed, the odd counter gets the count's sign
+ * extension and the Merge event while the pair runs, and is cleared
+ * with it.
+ */
+static void amd_paired_counters(struct kunit *test)
+{
+	const u64 config = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT | 0x03;
+	const u64 merge = 0xfULL << 32 | 0xff | EVTSEL_EN;
+	struct event_constraint pair = {
+		.idxmsk64 = 0x5, .weight = 2, .flags = PERF_X86_EVENT_PAIR,
+	};
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_cpu *cpu = ctx->cpu;
+	struct x86c_pmu *p = ctx->p;
+	struct perf_event *event;
+
+	fake_as_amd(p, &x86c_amd_vendor, 0);
+	x86c_cpu_reset(p, cpu);
+
+	cpu->constraint[0] = &pair;
+	cpu->nr = 1;
+	KUNIT_ASSERT_EQ(test, x86c_place(p, cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu->assign[0], 0);
+	cpu->constraint[1] = &p->any_gp;
+	cpu->nr = 2;
+	KUNIT_ASSERT_EQ(test, x86c_place(p, cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu->assign[1], 2);
+	cpu->constraint[2] = &pair;
+	cpu->nr = 3;
+	KUNIT_EXPECT_EQ(test, x86c_place(p, cpu), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cpu->placed, 2);
+
+	event = fake_event(test, 0, config, 1000);
+	event->hw.flags |= PERF_X86_EVENT_PAIR;
+	event->hw.config_base = M_K7_EVTSEL0;
+	cpu->owner[0] = event;
+	x86c_event_set_period(p, event);
+	KUNIT_EXPECT_EQ(test, x86c_fake->gp[0], FAKE_MASK - 999);
+	KUNIT_EXPECT_EQ(test, x86c_fake->gp[1], 0xffffULL);
+	p->vendor->program(p, cpu, 0, config);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[0], config | EVTSEL_EN);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[1], merge);
+	p->vendor->unprogram(p, cpu, 0);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[0], 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[1], 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->evtsel[2] | x86c_fake->evtsel[3], 0ULL);
+}
+
+/*
+ * AMD family 15h: the counters an event may use, by its unit, its code
+ * and, for 0x000, 0x004 and 0x031, its unit mask.  The table covers
+ * every code: no config reaches the unconstrained default.
+ */
+static void amd_f15h_constraints(struct kunit *test)
+{
+	static const struct { u64 config, counters; } rows[] = {
+		{ 0x010, 0x38 }, { 0x000, 0x38 }, { 0x0f00, 0x38 },
+		{ 0xf000, 0x38 }, { 0x1100, 0x08 }, { 0x003, 0x08 },
+		{ 0x0104, 0x38 }, { 0x0304, 0x08 }, { 0x020, 0x3f },
+		{ 0x0c0, 0x3f }, { 0x1ULL << 32 | 0x23, 0x3f }, { 0x023, 0x07 },
+		{ 0x02d, 0x08 }, { 0x02e, 0x09 }, { 0x0431, 0x07 },
+		{ 0x0631, 0 }, { 0x1ULL << 32 | 0xc0, 0x38 },
+		{ 0x1ULL << 32 | 0xc1, 0x3f }, { 0x060, 0x07 }, { 0x0d0, 0x07 },
+		{ 0x08f, 0x01 }, { 0x1ULL << 32 | 0x8f, 0x07 },
+		{ 0x1ULL << 32 | 0x87, 0x01 }, { 0x0dd, 0x3f },
+		{ 0x1ULL << 32 | 0xd8, 0x3f }, { 0x0e9, 0 }, { 0x0a0, 0 },
+	};
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p;
+	struct event_constraint *c;
+	int i;
+
+	fake_as_amd(p, &x86c_amd_vendor, 0);
+	p->table = x86c_amd_f15h_table;
+	for (i = 0; i < ARRAY_SIZE(rows); i++) {
+		u64 config = rows[i].config | EVTSEL_OS | EVTSEL_USR | EVTSEL_INT;
+
+		c = x86c_constraint(p, config);
+		KUNIT_EXPECT_PTR_NE_MSG(test, c, &p->any_gp,
+					"config %#llx", rows[i].config);
+		KUNIT_EXPECT_EQ_MSG(test, c->idxmsk64, rows[i].counters,
+				    "config %#llx", rows[i].config);
+	}
+	/* Every row within the six counters, its weight its count. */
+	for (c = x86c_amd_f15h_table; c->cmask; c++) {
+		KUNIT_EXPECT_EQ(test, c->idxmsk64 & ~GENMASK_ULL(5, 0), 0ULL);
+		KUNIT_EXPECT_EQ(test, c->weight, hweight64(c->idxmsk64));
+	}
+}
+#endif
+
+/* ---- hybrid parts and topdown -------------------------------------- */
+
+/*
+ * A hybrid part's PMUs from the one CPUID describes: the P-cores get two
+ * general-purpose counters more and fixed counter 3 (topdown slots), the
+ * E-cores keep CPUID's, and each kind gets its own tables; CPUID giving
+ * the P-cores' eight already (E-cores off) adds nothing.
+ */
+static void intel_hybrid_split(struct kunit *test)
+{
+	static struct event_constraint core_table[] = {
+		X86C_EVENT_CONSTRAINT(0x01, 0x0f),
+		X86C_CONSTRAINT_END
+	};
+	static const struct x86c_intel_family atom_family = {
+		.name	= "test_hybrid",
+		.event_map = { [PERF_COUNT_HW_REF_CPU_CYCLES] = 0x013c },
+	};
+	static const struct x86c_intel_family core_family = {
+		.name		= "test_hybrid",
+		.constraints	= core_table,
+		.atom		= &atom_family,
+	};
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p, *atom;
+
+	atom = kunit_kzalloc(test, sizeof(*atom), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, atom);
+	p->num_gp = 6;
+	p->fixed_present = GENMASK_ULL(2, 0);
+	p->table = core_table;
+	p->events_mask_len = 7;
+	x86c_intel_split_hybrid(p, atom, &core_family);
+	x86c_init_limits(p);
+	x86c_init_limits(atom);
+
+	KUNIT_EXPECT_STREQ(test, p->name, "cpu_core");
+	KUNIT_EXPECT_EQ(test, p->core_type, X86C_INTEL_CORE);
+	KUNIT_EXPECT_EQ(test, p->num_gp, 8);
+	KUNIT_EXPECT_EQ(test, p->num_fixed, 4);
+	KUNIT_EXPECT_EQ(test, p->nr_fixed_events, 4);
+	KUNIT_EXPECT_EQ(test, p->fixed[3].code, 0x0400ULL);
+	KUNIT_EXPECT_EQ(test, p->fixed[3].idxmsk64, BIT_ULL(FIX(3)));
+	KUNIT_EXPECT_EQ(test, p->all_mask, 0xf000000ffULL);
+	KUNIT_EXPECT_PTR_EQ(test, p->table, &core_table[0]);
+
+	KUNIT_EXPECT_STREQ(test, atom->name, "cpu_atom");
+	KUNIT_EXPECT_EQ(test, atom->core_type, X86C_INTEL_ATOM);
+	KUNIT_EXPECT_EQ(test, atom->num_gp, 6);
+	KUNIT_EXPECT_EQ(test, atom->num_fixed, 3);
+	KUNIT_EXPECT_EQ(test, atom->all_mask, 0x70000003fULL);
+	KUNIT_EXPECT_NULL(test, atom->table);
+	KUNIT_EXPECT_EQ(test, atom->event_map[PERF_COUNT_HW_REF_CPU_CYCLES],
+			0x013cULL);
+	KUNIT_EXPECT_PTR_EQ(test, atom->hw, p->hw);
+
+	/* E-cores off: CPUID has the P-cores' counters already. */
+	p->num_gp = 8;
+	p->fixed_present = GENMASK_ULL(3, 0);
+	x86c_intel_split_hybrid(p, atom, &core_family);
+	KUNIT_EXPECT_EQ(test, p->num_gp, 8);
+	KUNIT_EXPECT_EQ(test, p->num_fixed, 4);
+}
+
+/*
+ * A topdown group: the metrics are placed on their own indexes, and a
+ * fold credits the slots leader with the slots and each metric with its
+ * share, then clears both registers, so that a second fold adds nothing.
+ */
+static void intel_topdown_fold(struct kunit *test)
+{
+	const u64 bits = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT;
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p;
+	struct x86c_cpu *cpu = ctx->cpu;
+	struct perf_event *slots, *ret, *bad;
+
+	p->nr_metrics = 2;
+	x86c_init_limits(p);
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, bits | 0x8100),
+			    &p->metric[1]);
+	KUNIT_EXPECT_EQ(test, p->metric[1].idxmsk64,
+			BIT_ULL(INTEL_PMC_IDX_METRIC_BASE + 1));
+	/* Beyond the metrics this CPU has: an ordinary code. */
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, bits | 0x8200), &p->any_gp);
+
+	slots = fake_event(test, FIX(3), bits | 0x0400, 0);
+	ret = fake_event(test, INTEL_PMC_IDX_METRIC_BASE, bits | 0x8000, 0);
+	bad = fake_event(test, INTEL_PMC_IDX_METRIC_BASE + 1, bits | 0x8100, 0);
+	slots->hw.flags |= PERF_X86_EVENT_TOPDOWN;
+	ret->hw.flags |= PERF_X86_EVENT_TOPDOWN;
+	bad->hw.flags |= PERF_X86_EVENT_TOPDOWN;
+	cpu->owner[FIX(3)] = slots;
+	cpu->owner[INTEL_PMC_IDX_METRIC_BASE] = ret;
+	cpu->owner[INTEL_PMC_IDX_METRIC_BASE + 1] = bad;
+
+	x86c_fake->slots = 1000;
+	x86c_fake->metrics = 0x40 << 8 | 0xbf;
+	KUNIT_EXPECT_EQ(test, intel_topdown_update(p, cpu), 1000ULL);
+	KUNIT_EXPECT_EQ(test, ev_count(slots), 1000ULL);
+	KUNIT_EXPECT_EQ(test, ev_count(ret), 1000ULL * 0xbf / 0xff);
+	KUNIT_EXPECT_EQ(test, ev_count(bad), 1000ULL * 0x40 / 0xff);
+	KUNIT_EXPECT_EQ(test, x86c_fake->slots, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->metrics, 0ULL);
+
+	KUNIT_EXPECT_EQ(test, intel_topdown_update(p, cpu), 0ULL);
+	KUNIT_EXPECT_EQ(test, ev_count(slots), 1000ULL);
+
+	/* Starting the leader starts both registers from zero. */
+	x86c_fake->slots = 5;
+	x86c_fake->metrics = 0xff;
+	intel_topdown_start(p, ret);
+	KUNIT_EXPECT_EQ(test, x86c_fake->slots, 5ULL);
+	intel_topdown_start(p, slots);
+	KUNIT_EXPECT_EQ(test, x86c_fake->slots, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->metrics, 0ULL);
+}
+
+static struct kunit_case vendor_cases[] = {
+#ifdef CONFIG_CPU_SUP_AMD
+	KUNIT_CASE(amd_host_only_per_cpu),
+	KUNIT_CASE(amd_paired_counters),
+	KUNIT_CASE(amd_f15h_constraints),
+#endif
+	KUNIT_CASE(intel_hybrid_split),
+	KUNIT_CASE(intel_topdown_fold),
+	{}
+};
+
+static struct kunit_suite vendor_suite = {
+	.name = "perfcore_x86_vendors",
+	.init = counters_test_init,
+	.exit = counters_test_exit,
+	.test_cases = vendor_cases,
+};
+
+kunit_test_suite(vendor_suite);
