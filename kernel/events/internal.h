@@ -718,17 +718,30 @@ static inline void put_recursion_context(u8 *recursion, int rctx)
 	recursion[rctx]--;
 }
 
-/* Does @event apply to this CPU right now (CPU binding, cgroup)? */
-static inline bool perf_event_filter_match(struct perf_event *event)
+/*
+ * Does @event's context apply to this CPU right now (CPU binding,
+ * cgroup)?  What sideband records go by: a task's mmap is the task's
+ * wherever it runs.
+ */
+static inline bool perf_event_cpu_match(struct perf_event *event)
 {
 	if (event->cpu != -1 && event->cpu != smp_processor_id())
 		return false;
-	if (is_cgroup_event(event) && !perf_cgroup_match(event))
+	return !is_cgroup_event(event) || perf_cgroup_match(event);
+}
+
+/*
+ * May @event count on this CPU right now: its context applies, and its
+ * PMU counts here.  The PMU asked is the one the event's group goes on:
+ * a software leader with a hybrid PMU's members has that PMU's CPUs.
+ */
+static inline bool perf_event_filter_match(struct perf_event *event)
+{
+	struct pmu *pmu = event->pmu_ctx ? event->pmu_ctx->pmu : event->pmu;
+
+	if (!perf_event_cpu_match(event))
 		return false;
-	if (event->pmu->filter && event->pmu->filter(event->pmu,
-						     smp_processor_id()))
-		return false;
-	return true;
+	return !pmu->filter || !pmu->filter(pmu, smp_processor_id());
 }
 
 /* Task events and their context type. */

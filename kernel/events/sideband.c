@@ -579,8 +579,10 @@ void perf_event_sb_detach(struct perf_event *event)
 
 /*
  * May @event see a record that happens now, on this CPU?  It must be
- * enabled, in a context (not half set up), count here, and, for a task
- * event, be the event of the task that runs.
+ * enabled, in a context (not half set up), bound to no other CPU or
+ * cgroup, and, for a task event, be the event of the task that runs.
+ * Whether its PMU counts on this CPU does not matter: a task's mmap on
+ * an E-core is the task's all the same.
  */
 static bool perf_sb_visible(struct perf_event *event)
 {
@@ -593,7 +595,7 @@ static bool perf_sb_visible(struct perf_event *event)
 	task = READ_ONCE(ctx->task);
 	if (task && task != current)
 		return false;
-	return perf_event_filter_match(event);
+	return perf_event_cpu_match(event);
 }
 
 static void perf_sb_walk(struct list_head *head, enum perf_sb_kind kind,

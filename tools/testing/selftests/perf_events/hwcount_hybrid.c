@@ -556,6 +556,90 @@ TEST(hybrid_slots_alone)
 	close(fd);
 }
 
+/*
+ * A software leader with a cpu_core member: the group goes on the
+ * P-cores' PMU, so it is placed on P-cores only, its leader too.
+ */
+TEST(hybrid_software_leader_group)
+{
+	struct perf_event_attr attr;
+	struct read_one r;
+	struct hybrid h;
+	int lead, fd;
+
+	HYBRID_REQUIRE(&h);
+	attr_sw(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.disabled = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	lead = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(lead, 0) TH_LOG("%s", strerror(errno));
+	fd = open_on(h.core_type, 0x00c0, 0, -1, lead);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+
+	pin_to_cpu(h.core_cpu);
+	ioctl(lead, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	hwc_loop(HY_N);
+	pin_to_cpu(h.atom_cpu);
+	hwc_loop(HY_N);
+	ioctl(lead, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	ASSERT_EQ(0, read_one_times(fd, &r));
+	EXPECT_GE(r.value, LOOP_K * HY_N);
+	EXPECT_LT(r.value, LOOP_K * HY_N + HY_SLACK)
+		TH_LOG("the member counted on the E-core");
+	EXPECT_LT(r.running, r.enabled);
+	ASSERT_EQ(0, read_one_times(lead, &r));
+	EXPECT_LT(r.running, r.enabled) TH_LOG("the leader ran on the E-core");
+	close(fd);
+	close(lead);
+}
+
+/*
+ * Sideband records are the task's wherever it runs: a cpu_core event
+ * tracking mmaps sees one the task makes on an E-core, where the event
+ * does not count.
+ */
+TEST(hybrid_sideband_on_other_kind)
+{
+	static struct {
+		struct perf_event_header h;
+		__u32 pid, tid;
+		__u64 addr, len, pgoff;
+		char filename[4096];
+	} r;
+	struct perf_event_attr attr;
+	struct perf_rb rb;
+	struct hybrid h;
+	int fd, efd, found = 0;
+	long pg = page_sz();
+	void *map;
+
+	HYBRID_REQUIRE(&h);
+	efd = open("/proc/self/exe", O_RDONLY);
+	ASSERT_GE(efd, 0);
+	attr_hw(&attr, h.core_type, 0x00c0);
+	attr.exclude_kernel = 1;
+	attr.mmap = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, perf_rb_map(&rb, fd, 4));
+
+	pin_to_cpu(h.atom_cpu);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	map = mmap(NULL, pg, PROT_READ | PROT_EXEC, MAP_PRIVATE, efd, 0);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	while (perf_rb_next(&rb, &r, sizeof(r)) >= 0)
+		if (r.h.type == PERF_RECORD_MMAP &&
+		    r.addr == (__u64)(unsigned long)map)
+			found++;
+	EXPECT_EQ(1, found);
+	munmap(map, pg);
+	perf_rb_unmap(&rb);
+	close(fd);
+	close(efd);
+}
+
 /* What sysfs shows of each PMU, as the stock kernel shows it. */
 TEST(hybrid_sysfs)
 {
