@@ -462,6 +462,18 @@ extern const struct x86c_intel_family x86c_intel_families[];
 extern struct x86c_pmu *x86c_host;
 DECLARE_PER_CPU(struct x86c_pmu *, x86c_here_pmu);
 
+/*
+ * IA32_PERF_GLOBAL_CTRL as the enabled PMU has it: every counter's bit
+ * (each counter's own control decides), and Intel's EN_PERF_METRICS
+ * where the topdown metrics exist.
+ */
+static inline u64 x86c_global_enable(const struct x86c_pmu *p)
+{
+	if (p->nr_metrics)
+		return p->all_mask | BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS);
+	return p->all_mask;
+}
+
 /* This CPU's PMU, NULL before its bring-up or without counters. */
 static inline struct x86c_pmu *x86c_here(void)
 {

@@ -162,7 +162,9 @@ static void fake_write_msr(u32 msr, u64 val)
 		fake_bad("write (read-only)", msr, val);
 		return;
 	}
-	if (msr == M_GLOBAL_CTRL && (val & ~FAKE_CTRL_BITS))
+	if (msr == M_GLOBAL_CTRL &&
+	    (val & ~(FAKE_CTRL_BITS |
+		     (x86c_fake->has_metrics ? BIT_ULL(48) : 0))))
 		fake_bad("reserved bits in a write", msr, val);
 	if (msr == M_DEBUGCTL && (val & x86c_fake->debugctl_refused)) {
 		fake_bad("refused bits in a write", msr, val);

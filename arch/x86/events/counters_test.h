@@ -93,6 +93,8 @@
  *	loaded at its top with a tiny period, in effect)
  * @slots: IA32_FIXED_CTR3, the topdown slots of a P-core
  * @metrics: IA32_PERF_METRICS, a share of @slots in 255ths per byte
+ * @has_metrics: the model is such a P-core: IA32_PERF_GLOBAL_CTRL
+ *	takes EN_PERF_METRICS (bit 48) too
  */
 struct fake_hw {
 	u64	evtsel[FAKE_GP];
@@ -112,6 +114,7 @@ struct fake_hw {
 	u64	overflowing;
 	u64	slots;
 	u64	metrics;
+	bool	has_metrics;
 };
 
 /* The register file of the case running now; KUnit runs one at a time. */

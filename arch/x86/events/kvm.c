@@ -123,8 +123,8 @@ struct perf_guest_switch_msr *perf_guest_get_msrs(int *nr, void *data)
 
 	msr = &cpu->guest_msr;
 	msr->msr = MSR_CORE_PERF_GLOBAL_CTRL;
-	msr->host = p->all_mask & ~guest_only;
-	msr->guest = p->all_mask & ~host_only;
+	msr->host = x86c_global_enable(p) & ~guest_only;
+	msr->guest = x86c_global_enable(p) & ~host_only;
 	*nr = 1;
 	return msr;
 }

@@ -121,7 +121,8 @@ void perf_clear_dirty_counters(void)
 	if (!p)
 		return;
 	cpu = this_cpu_ptr(p->cpus);
-	dirty = cpu->used_ever & ~cpu->owned;
+	/* A topdown metric has no counter of its own to clear. */
+	dirty = cpu->used_ever & ~cpu->owned & ~X86C_METRIC_MASK;
 	for_each_set_bit(idx, &dirty, X86_PMC_IDX_MAX) {
 		if (x86c_is_fixed(idx))
 			p->hw->write_msr(p->fixed_ctr + idx - INTEL_PMC_IDX_FIXED, 0);

@@ -267,6 +267,17 @@ static void intel_topdown_fold(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, intel_topdown_update(p, cpu), 0ULL);
 	KUNIT_EXPECT_EQ(test, ev_count(slots), 1000ULL);
 
+	/*
+	 * A metric has no control to program; the enable sets
+	 * EN_PERF_METRICS beside every counter's bit.
+	 */
+	x86c_fake->has_metrics = true;
+	p->vendor->program(p, cpu, INTEL_PMC_IDX_METRIC_BASE, bits | 0x8000);
+	p->vendor->unprogram(p, cpu, INTEL_PMC_IDX_METRIC_BASE);
+	p->vendor->enable_all(p, cpu);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_ctrl,
+			p->all_mask | BIT_ULL(48));
+
 	/* Starting the leader starts both registers from zero. */
 	x86c_fake->slots = 5;
 	x86c_fake->metrics = 0xff;

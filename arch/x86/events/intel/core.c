@@ -117,10 +117,15 @@ static void intel_set_fixed(struct x86c_pmu *p, struct x86c_cpu *cpu, int i,
 	cpu->fixed_ctrl_hw = cpu->fixed_ctrl;
 }
 
-/* Version 2 and later: GLOBAL_CTRL gates, so a counter is always armed. */
+/*
+ * Version 2 and later: GLOBAL_CTRL gates, so a counter is always armed.
+ * A topdown metric has no control of its own (topdown.c).
+ */
 static void intel_program(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx,
 			  u64 config)
 {
+	if (x86c_is_metric(idx))
+		return;
 	if (x86c_is_fixed(idx)) {
 		idx -= INTEL_PMC_IDX_FIXED;
 		intel_set_fixed(p, cpu, idx, intel_fixed_bits(idx, config));
@@ -131,6 +136,8 @@ static void intel_program(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx,
 
 static void intel_unprogram(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
 {
+	if (x86c_is_metric(idx))
+		return;
 	if (x86c_is_fixed(idx))
 		intel_set_fixed(p, cpu, idx - INTEL_PMC_IDX_FIXED, 0);
 	else
@@ -139,16 +146,12 @@ static void intel_unprogram(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
 
 static void intel_enable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
-	u64 all = p->all_mask;
-
 	if (cpu->fixed_ctrl != cpu->fixed_ctrl_hw) {
 		p->hw->write_msr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL,
 				 cpu->fixed_ctrl);
 		cpu->fixed_ctrl_hw = cpu->fixed_ctrl;
 	}
-	if (p->nr_metrics)
-		all |= BIT_ULL(GLOBAL_CTRL_EN_PERF_METRICS);
-	p->hw->write_msr(MSR_CORE_PERF_GLOBAL_CTRL, all);
+	p->hw->write_msr(MSR_CORE_PERF_GLOBAL_CTRL, x86c_global_enable(p));
 }
 
 static void intel_disable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
