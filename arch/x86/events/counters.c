@@ -434,13 +434,9 @@ struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config)
 	struct event_constraint *c;
 	int i;
 
-	/* Intel's metrics: event select 0, unit mask 0x80 on. */
-	if (p->nr_metrics && !(config & ARCH_PERFMON_EVENTSEL_EVENT)) {
-		i = ((config & ARCH_PERFMON_EVENTSEL_UMASK) -
-		     INTEL_TD_METRIC_RETIRING) >> 8;
-		if (i >= 0 && i < p->nr_metrics)
-			return &p->metric[i];
-	}
+	i = x86c_metric_of(p, config);
+	if (i >= 0)
+		return &p->metric[i];
 
 	for (c = p->table; c && c->cmask; c++)
 		if (constraint_match(c, config))

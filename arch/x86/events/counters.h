@@ -474,6 +474,21 @@ static inline u64 x86c_global_enable(const struct x86c_pmu *p)
 	return p->all_mask;
 }
 
+/*
+ * The topdown metric an event's control value asks for (event select 0,
+ * unit mask 0x80 + n, n below @p's metrics), or -1 for another event.
+ */
+static inline int x86c_metric_of(const struct x86c_pmu *p, u64 config)
+{
+	int n;
+
+	if (!p->nr_metrics || (config & ARCH_PERFMON_EVENTSEL_EVENT))
+		return -1;
+	n = ((config & ARCH_PERFMON_EVENTSEL_UMASK) -
+	     INTEL_TD_METRIC_RETIRING) >> 8;
+	return n >= 0 && n < p->nr_metrics ? n : -1;
+}
+
 /* This CPU's PMU, NULL before its bring-up or without counters. */
 static inline struct x86c_pmu *x86c_here(void)
 {

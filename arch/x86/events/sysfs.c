@@ -364,7 +364,6 @@ void x86c_sysfs_init(struct x86c_pmu *p)
 		slot[n].attr.show = x86c_named_show;
 		slot[n].event = &e[n];
 	}
-	slot->pmu = p;
-	for (n = 1; n < X86C_MAX_NAMED; n++)
+	for (n = 0; n < X86C_MAX_NAMED; n++)
 		slot[n].pmu = p;
 }

@@ -44,18 +44,6 @@ static bool intel_is_slots(u64 config)
 	return (config & INTEL_ARCH_EVENT_MASK) == INTEL_TD_SLOTS;
 }
 
-/* Category @n of a metric event's config, or -1 for another event. */
-static int intel_metric_of(struct x86c_pmu *p, u64 config)
-{
-	int n;
-
-	if (config & ARCH_PERFMON_EVENTSEL_EVENT)
-		return -1;
-	n = ((config & ARCH_PERFMON_EVENTSEL_UMASK) -
-	     INTEL_TD_METRIC_RETIRING) >> 8;
-	return n >= 0 && n < p->nr_metrics ? n : -1;
-}
-
 /**
  * intel_topdown_config - check a slots or metric event at creation
  * @p: a PMU with IA32_PERF_METRICS
@@ -73,7 +61,7 @@ int intel_topdown_config(struct x86c_pmu *p, struct perf_event *event)
 	u64 config = event->hw.config;
 
 	if (!p->nr_metrics ||
-	    (!intel_is_slots(config) && intel_metric_of(p, config) < 0))
+	    (!intel_is_slots(config) && x86c_metric_of(p, config) < 0))
 		return 0;
 	if (event->attr.config1 || event->attr.config2 ||
 	    (config & (X86_ALL_EVENT_FLAGS | ARCH_PERFMON_EVENTSEL_ANY)))
