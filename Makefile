@@ -6,6 +6,7 @@
 #   make compat  [ARCH=x86_64|arm64]     distribution-like build, stock and ours
 #   make compat-files [ARCH=...]         Debian's configs, file by file
 #   make fuzz    [ARCH=...] [KERNEL=...] [DEBUG=1] [SECONDS=120] [SEED=n]
+#   make families                      stock's hwfamily answers per Intel model
 #   make patches
 #   make deps | kernel | suite | clean | distclean
 #
@@ -17,7 +18,7 @@ KERNEL	?= ours
 DEBUG	?= 0
 export KERNEL DEBUG TESTS BENCH
 
-.PHONY: all run check bench fuzz compat compat-files patches deps kernel suite clean distclean
+.PHONY: all run check bench fuzz compat compat-files families patches deps kernel suite clean distclean
 
 all: check
 
@@ -43,6 +44,9 @@ compat: deps
 
 compat-files: deps
 	@set -e; rc=0; for a in $(ARCHES); do ARCH=$$a bash harness/compat-files.sh || rc=1; done; exit $$rc
+
+families: deps
+	@ARCH=x86_64 bash harness/families.sh
 
 patches: deps
 	@bash harness/patches.sh

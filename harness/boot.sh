@@ -172,7 +172,11 @@ x86_64)
 	# response registers), intel-hybrid (an Alder Lake, family 6
 	# model 97H: CPU 0 a P-core with 8 general counters, fixed
 	# counters 0-3 and PERF_METRICS, CPU 1 an E-core with 6 and 0-2,
-	# so that the kernel registers cpu_core and cpu_atom), amd (Zen core
+	# so that the kernel registers cpu_core and cpu_atom), intel-mNN
+	# (the intel model as family 6 model NNH, with the off-core
+	# response registers: the stock kernel's tables for that model,
+	# as hwfamily records and checks them; harness/lib.sh lists the
+	# models make check boots), amd (Zen core
 	# counters, 6)
 	# or amd-v2 (the same with PerfMonV2's global control and status,
 	# CPUID 0x80000022), or amd-f15h (the amd model as a family 15h
@@ -196,6 +200,10 @@ x86_64)
 		skl_cpu=max,vendor=GenuineIntel,family=6,model=94,stepping=3
 		qemu+=(-cpu "$skl_cpu,pmu-offcore=on,pmu-gp-counters=8$pmu_extra"
 		       -icount $icount) ;;
+	intel-m[0-9a-f][0-9a-f])
+		fam_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-m}))
+		qemu+=(-cpu "$fam_cpu,pmu-full-width=off,pmu-offcore=on$pmu_extra"
+		       -icount $icount) ;;
 	intel-hybrid)
 		hybrid_cpu=max,vendor=GenuineIntel,family=6,model=151,stepping=2
 		qemu+=(-cpu "$hybrid_cpu,pmu-version=5,pmu-hybrid=on,pmu-offcore=on$pmu_extra"
@@ -212,7 +220,8 @@ x86_64)
 		[ "$mode" = bench ] || [ "$mode" = script ] &&
 			qemu+=(-icount $icount) ;;
 	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, intel-skl," \
-	       "intel-hybrid, amd, amd-v2, amd-f15h or none, not '$PMU_MODEL'" ;;
+	       "intel-mNN, intel-hybrid, amd, amd-v2, amd-f15h or none," \
+	       "not '$PMU_MODEL'" ;;
 	esac ;;
 arm64)
 	# -icount: QEMU only offers INST_RETIRED with it, and it makes

@@ -81,6 +81,11 @@ if [ "$ARCH" = x86_64 ]; then
 	# The amd model as family 15h, where stock applies that family's
 	# counter constraints.
 	wanted hwcount_x86 && boots+=("amd-f15h hwcount_x86")
+	# Each Intel family's tables, held to stock's recorded answers
+	# (hwfamily.golden): one short boot per model of lib.sh's list.
+	if wanted hwfamily; then
+		for m in $INTEL_FAMILY_MODELS; do boots+=("intel-m$m hwfamily"); done
+	fi
 	# The hybrid model: its own cases (every other binary expects one
 	# "cpu" PMU), and the perf-tool workflows on both of its PMUs.
 	hybrid=intel-hybrid; [ -z "${TESTS:-}" ] && hybrid=intel-hybrid+wf

@@ -27,6 +27,15 @@ mkdir -p "$BUILD" "$LOGS"
 # user of the perf API a distribution turns on (make compat).
 : "${PROFILE:=test}"
 JOBS=${JOBS:-$(nproc)}
+# The family 6 Intel models hwfamily is held to stock on (PMU_MODEL
+# intel-mNN, one boot each in make check; make families records them),
+# one per set of tables the stock kernel has for a family: Core 2
+# (Penryn), Nehalem, Westmere, Sandy Bridge and its server part, Ivy
+# Bridge and its server part, Haswell, Broadwell, Knights Landing,
+# Bonnell, Silvermont, Goldmont, Goldmont Plus, Tremont, Skylake, Ice
+# Lake and its server part, Sapphire Rapids, Granite Rapids, Sierra
+# Forest (Crestmont) and Alder Lake-N (Gracemont alone).
+INTEL_FAMILY_MODELS="17 1a 2c 2a 2d 3a 3e 3c 3d 57 1c 37 5c 7a 86 5e 7e 6a 8f ad af be"
 
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
 export CCACHE_BASEDIR=$BUILD
