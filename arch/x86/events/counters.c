@@ -693,7 +693,7 @@ static int x86c_add(struct perf_event *event, int flags)
 		return 0;
 	if (x86c_place(p, cpu)) {
 		cpu->nr = n;
-		x86c_extra_put(&cpu->extra, event);
+		x86c_extra_put(p, &cpu->extra, event);
 		return -EINVAL;
 	}
 	x86c_apply_soon(p, cpu);
@@ -714,7 +714,7 @@ static void x86c_del(struct perf_event *event, int flags)
 		return;
 
 	x86c_stop(p, cpu, event, PERF_EF_UPDATE);
-	x86c_extra_put(&cpu->extra, event);
+	x86c_extra_put(p, &cpu->extra, event);
 	if (idx >= 0 && cpu->owner[idx] == event) {
 		cpu->owner[idx] = NULL;
 		cpu->owned &= ~BIT_ULL(idx);
@@ -843,7 +843,7 @@ static void x86c_cancel_txn(struct pmu *pmu)
 		return;
 	/* The events the transaction added and del() has not taken. */
 	while (cpu->nr > cpu->placed)
-		x86c_extra_put(&cpu->extra, cpu->events[--cpu->nr]);
+		x86c_extra_put(p, &cpu->extra, cpu->events[--cpu->nr]);
 	cpu->txn = false;
 	perf_pmu_enable(pmu);
 }

@@ -25,7 +25,7 @@
 #define X86C_MAX_GP		8	/* general-purpose counters we drive */
 #define X86C_MAX_FIXED		4	/* fixed counters we drive */
 #define X86C_MAX_EVENTS		(X86C_MAX_GP + X86C_MAX_FIXED + INTEL_TD_METRIC_NUM)
-#define X86C_MAX_EXTRA		4	/* extra registers of a family */
+#define X86C_MAX_EXTRA		8	/* extra-register entries of a family */
 #define X86C_MAX_NAMED		16	/* named events of a family */
 #define X86C_MAX_PMUS		2	/* core PMUs: a hybrid part's two kinds */
 
@@ -160,7 +160,7 @@ struct x86c_extra_reg {
 
 /**
  * struct x86c_extra_state - who holds the extra registers (extra.c)
- * @value: the selection each holds
+ * @value: the selection each holds, by the slot of its first entry
  * @users: events with it, 0 when free
  */
 struct x86c_extra_state {
@@ -302,7 +302,7 @@ struct x86c_cache_event {
  *	those configs are invalid, not merely absent
  * @extra_regs: the extra registers (extra.c), or NULL
  * @nr_extra: how many
- * @extra_absent: those the CPU lacks, bit per entry
+ * @extra_absent: the entries whose register the CPU lacks, bit per entry
  * @table: family constraints, ended by one with no cmask, or NULL
  * @fixed: constraints of the events a fixed counter can take
  * @nr_fixed_events: how many of @fixed
@@ -534,7 +534,8 @@ int x86c_extra_config(struct x86c_pmu *p, struct perf_event *event,
 		      u64 config1);
 int x86c_extra_get(struct x86c_pmu *p, struct x86c_extra_state *st,
 		   struct perf_event *event, bool commit);
-void x86c_extra_put(struct x86c_extra_state *st, struct perf_event *event);
+void x86c_extra_put(struct x86c_pmu *p, struct x86c_extra_state *st,
+		    struct perf_event *event);
 void x86c_extra_probe(struct x86c_pmu *p, const struct x86c_extra_reg *regs,
 		      int nr);
 

@@ -1240,13 +1240,55 @@ static void extra_regs_shared(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.users[1], 1);
 
 	/* Both users of the first gone: the third selection takes it. */
-	x86c_extra_put(&st, e[0]);
-	x86c_extra_put(&st, e[3]);
-	x86c_extra_put(&st, e[3]);
+	x86c_extra_put(p, &st, e[0]);
+	x86c_extra_put(p, &st, e[3]);
+	x86c_extra_put(p, &st, e[3]);
 	KUNIT_EXPECT_EQ(test, st.users[0], 0);
 	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &st, e[2], true), 0);
 	KUNIT_EXPECT_EQ(test, st.value[0], 0x3ULL);
 	KUNIT_EXPECT_EQ(test, e[2]->hw.extra_reg.reg, 0x1a6U);
+}
+
+/*
+ * Two event codes that select through one register (Golden Cove's
+ * front-end events): they agree on its value whatever their codes, and
+ * a put by either frees it for another value.
+ */
+static void extra_regs_one_msr(struct kunit *test)
+{
+	static const struct x86c_extra_reg regs[] = {
+		{ .code = 0x01c6, .msr = 0x3f7, .valid = 0xff, .alt = -1 },
+		{ .code = 0x40ad, .msr = 0x3f7, .valid = 0x07, .alt = -1 },
+	};
+	const u64 base = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT;
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_extra_state st = {};
+	struct x86c_pmu *p = ctx->p;
+	struct perf_event *e[3];
+
+	p->extra_regs = regs;
+	p->nr_extra = ARRAY_SIZE(regs);
+	p->extra_absent = 0;
+	e[0] = fake_event(test, 0, base | 0x01c6, 0);
+	e[1] = fake_event(test, 1, base | 0x40ad, 0);
+	e[2] = fake_event(test, 2, base | 0x40ad, 0);
+	KUNIT_ASSERT_EQ(test, x86c_extra_config(p, e[0], 0x1), 0);
+	KUNIT_ASSERT_EQ(test, x86c_extra_config(p, e[1], 0x1), 0);
+	KUNIT_ASSERT_EQ(test, x86c_extra_config(p, e[2], 0x2), 0);
+	/* Each code's own valid bits. */
+	KUNIT_EXPECT_EQ(test, x86c_extra_config(p, e[2], 0x8), -EINVAL);
+	KUNIT_ASSERT_EQ(test, x86c_extra_config(p, e[2], 0x2), 0);
+
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &st, e[0], true), 0);
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &st, e[1], true), 0);
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &st, e[2], true), -EBUSY);
+	KUNIT_EXPECT_EQ(test, st.users[0], 2);
+	KUNIT_EXPECT_EQ(test, st.users[1], 0);
+	x86c_extra_put(p, &st, e[1]);
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &st, e[2], true), -EBUSY);
+	x86c_extra_put(p, &st, e[0]);
+	KUNIT_EXPECT_EQ(test, x86c_extra_get(p, &st, e[2], true), 0);
+	KUNIT_EXPECT_EQ(test, st.value[0], 0x2ULL);
 }
 
 static struct kunit_case counters_cases[] = {
@@ -1278,6 +1320,7 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(pmi_path_not_probed),
 	KUNIT_CASE(counters_work_probe),
 	KUNIT_CASE(extra_regs_shared),
+	KUNIT_CASE(extra_regs_one_msr),
 	{}
 };
 

@@ -13,16 +13,20 @@
  * then counted with that register's event code), else it does not fit
  * beside them and waits its turn, as an event without a counter does.
  *
- * The family table (intel/families.c) lists the registers; the probe
- * drops the ones that do not keep what is written to them (a hypervisor
- * may lack them), and an event that needs one of those is refused with
+ * The family table (intel/families.c) lists the event codes and the
+ * register each takes; several codes may share one register (Golden
+ * Cove's front-end events all select through MSR_PEBS_FRONTEND), and
+ * then they must agree on its value as well.  The probe drops the
+ * registers that do not keep what is written to them (a hypervisor may
+ * lack them), and an event that needs one of those is refused with
  * -ENXIO, as upstream refuses it.
  *
  * State: struct x86c_extra_state, in struct x86c_cpu for the events on a
  * CPU (touched by that CPU with interrupts off, as the rest of it), or
- * on the stack to see whether a group fits.  hwc->extra_reg holds the
- * event's register (reg 0: none), its value, its index in the table and
- * whether it holds a use of it (alloc).
+ * on the stack to see whether a group fits; one slot per register, the
+ * slot of the table's first entry with that MSR.  hwc->extra_reg holds
+ * the event's register (reg 0: none), its value, its entry in the table
+ * and whether it holds a use of the register (alloc).
  */
 
 #include <linux/bitops.h>
@@ -69,11 +73,25 @@ int x86c_extra_config(struct x86c_pmu *p, struct perf_event *event,
 	return 0;
 }
 
-/* May @event use register @i of @st for its value? */
-static bool x86c_extra_free(const struct x86c_extra_state *st, int i,
+/* The state slot of entry @i's register: its MSR's first entry. */
+static int x86c_extra_slot(const struct x86c_pmu *p, int i)
+{
+	int j;
+
+	for (j = 0; j < i; j++)
+		if (p->extra_regs[j].msr == p->extra_regs[i].msr)
+			return j;
+	return i;
+}
+
+/* May an event use entry @i's register, as @st has it, for @value? */
+static bool x86c_extra_free(const struct x86c_pmu *p,
+			    const struct x86c_extra_state *st, int i,
 			    u64 value)
 {
-	return !st->users[i] || st->value[i] == value;
+	int slot = x86c_extra_slot(p, i);
+
+	return !st->users[slot] || st->value[slot] == value;
 }
 
 /**
@@ -94,16 +112,19 @@ int x86c_extra_get(struct x86c_pmu *p, struct x86c_extra_state *st,
 	struct hw_perf_event_extra *er = &hwc->extra_reg;
 	int i = er->idx;
 
+	int slot;
+
 	if (!er->reg || (commit && er->alloc))
 		return 0;
-	if (!x86c_extra_free(st, i, er->config)) {
+	if (!x86c_extra_free(p, st, i, er->config)) {
 		i = p->extra_regs[i].alt;
 		if (i < 0 || (p->extra_absent & BIT(i)) ||
-		    !x86c_extra_free(st, i, er->config))
+		    !x86c_extra_free(p, st, i, er->config))
 			return -EBUSY;
 	}
-	st->users[i]++;
-	st->value[i] = er->config;
+	slot = x86c_extra_slot(p, i);
+	st->users[slot]++;
+	st->value[slot] = er->config;
 	if (!commit)
 		return 0;
 	if (i != er->idx) {
@@ -118,17 +139,19 @@ int x86c_extra_get(struct x86c_pmu *p, struct x86c_extra_state *st,
 
 /**
  * x86c_extra_put - give an event's extra register back
+ * @p: the PMU
  * @st: who holds the registers
  * @event: an event x86c_extra_get() committed, or any other
  */
-void x86c_extra_put(struct x86c_extra_state *st, struct perf_event *event)
+void x86c_extra_put(struct x86c_pmu *p, struct x86c_extra_state *st,
+		    struct perf_event *event)
 {
 	struct hw_perf_event_extra *er = &event->hw.extra_reg;
 
 	if (!er->alloc)
 		return;
 	er->alloc = 0;
-	st->users[er->idx]--;
+	st->users[x86c_extra_slot(p, er->idx)]--;
 }
 
 /*
@@ -166,9 +189,14 @@ void x86c_extra_probe(struct x86c_pmu *p, const struct x86c_extra_reg *regs,
 	p->extra_regs = regs;
 	p->nr_extra = nr;
 	p->extra_absent = 0;
-	for (i = 0; i < nr; i++)
-		if (!x86c_extra_works(p, regs[i].msr, regs[i].valid))
+	/* A register shared by several entries is tried once. */
+	for (i = 0; i < nr; i++) {
+		int slot = x86c_extra_slot(p, i);
+
+		if (slot < i ? p->extra_absent & BIT(slot) :
+		    !x86c_extra_works(p, regs[i].msr, regs[i].valid))
 			p->extra_absent |= BIT(i);
+	}
 	if (p->extra_absent)
 		pr_info("perf/x86: %d of %d extra registers do not keep what is written (events that need them are refused)\n",
 			hweight8(p->extra_absent), nr);
