@@ -421,6 +421,8 @@ struct x86c_named_event {
  * @name: caps/pmu_name
  * @models: family 6 model numbers, ended by 0
  * @event_map: PERF_COUNT_HW_* codes; 0 keeps the architectural one
+ * @event_fallback: codes for the generic events whose architectural
+ *	event CPUID says is absent (an erratum), 0 for none
  * @constraints: counter constraints, ended by X86C_CONSTRAINT_END
  * @cache_events: the generic cache events, ended by X86C_CACHE_END, or
  *	NULL for none
@@ -441,6 +443,7 @@ struct x86c_intel_family {
 	const char			*name;
 	const u8			*models;
 	u64				event_map[PERF_COUNT_HW_MAX];
+	u64				event_fallback[PERF_COUNT_HW_MAX];
 	struct event_constraint		*constraints;
 	const struct x86c_cache_event	*cache_events;
 	u32				cache_refused;
@@ -451,7 +454,7 @@ struct x86c_intel_family {
 	const struct x86c_intel_family	*atom;
 };
 
-extern const struct x86c_intel_family x86c_intel_families[];
+extern const struct x86c_intel_family *const x86c_intel_families[];
 
 /*
  * The PMU the kernel registered as PERF_TYPE_RAW (counters.c), the boot

@@ -359,15 +359,15 @@ static const char *intel_generic_name(int version)
 
 static const struct x86c_intel_family *intel_family(void)
 {
-	const struct x86c_intel_family *f;
+	const struct x86c_intel_family *const *f;
 	const u8 *model;
 
 	if (boot_cpu_data.x86 != 6)
 		return NULL;
-	for (f = x86c_intel_families; f->name; f++)
-		for (model = f->models; *model; model++)
+	for (f = x86c_intel_families; *f; f++)
+		for (model = (*f)->models; *model; model++)
 			if (*model == boot_cpu_data.x86_model)
-				return f;
+				return *f;
 	return NULL;
 }
 
@@ -401,9 +401,12 @@ static void intel_event_map(struct x86c_pmu *p,
 		p->event_map[PERF_COUNT_HW_REF_CPU_CYCLES] = intel_fixed_codes[2];
 	if (!f)
 		return;
-	for (i = 0; i < PERF_COUNT_HW_MAX; i++)
+	for (i = 0; i < PERF_COUNT_HW_MAX; i++) {
 		if (f->event_map[i] && intel_code_available(p, f->event_map[i]))
 			p->event_map[i] = f->event_map[i];
+		else if (!p->event_map[i] && f->event_fallback[i])
+			p->event_map[i] = f->event_fallback[i];
+	}
 }
 
 /* The fixed counters in @fixed (a bit each) as the events they take. */

@@ -38,8 +38,11 @@
  *
  * To add a family: give it a models array ended by 0, a constraint
  * array ended by X86C_CONSTRAINT_END (not const, for the probe's
- * narrowing) and an entry in x86c_intel_families[] before the
- * empty one that ends it.  A model belongs to one family only.  A hybrid
+ * narrowing) and a place in x86c_intel_families[] before the NULL
+ * that ends it.  A model belongs to one family only.  The families of
+ * one kind of core share a file: the big cores before Skylake in
+ * families_core.c, Skylake and later here.  hwfamily.c in the suite
+ * holds each family to the stock kernel on a model of it.  A hybrid
  * part's family describes its P-cores and points to its E-cores' tables
  * (.atom); the probe makes a PMU of each.
  */
@@ -48,6 +51,7 @@
 #include <asm/msr-index.h>
 
 #include "../counters.h"
+#include "families.h"
 
 /*
  * Skylake microarchitecture: Skylake client and server, Kaby Lake,
@@ -98,9 +102,6 @@ static struct event_constraint skylake_constraints[] = {
 /* The node: local DRAM is an access, remote DRAM a miss. */
 #define SKL_NODE_ACCESS(req)	((req) | SKL_RSP_LOCAL_DRAM | SKL_RSP_DRAM_SNOOPS)
 #define SKL_NODE_MISS(req)	((req) | SKL_RSP_REMOTE_DRAM | SKL_RSP_DRAM_SNOOPS)
-
-#define OFFCORE_RSP_0		0x01b7	/* OFFCORE_RESPONSE_0 */
-#define OFFCORE_RSP_1		0x01bb	/* OFFCORE_RESPONSE_1 */
 
 /*
  * Either off-core response event may use the other's register.  The
@@ -171,15 +172,6 @@ static const struct x86c_named_event skylake_named_events[] = {
 	{ "topdown-recovery-bubbles.scale", "4", "2" },
 	{ }
 };
-
-/*
- * Operations Intel's caches do not have: writes to the instruction side
- * and the branch predictor, prefetches into the ITLB and the predictor.
- */
-#define INTEL_CACHE_REFUSED						\
-	(X86C_CACHE_NO(L1I, WRITE) |					\
-	 X86C_CACHE_NO(ITLB, WRITE) | X86C_CACHE_NO(ITLB, PREFETCH) |	\
-	 X86C_CACHE_NO(BPU, WRITE) | X86C_CACHE_NO(BPU, PREFETCH))
 
 /*
  * Sunny Cove, Willow Cove and Cypress Cove cores: Ice Lake client and
@@ -742,54 +734,72 @@ static const struct x86c_intel_family gracemont_hybrid = {
 	.named_events	= gracemont_hybrid_named_events,
 };
 
-const struct x86c_intel_family x86c_intel_families[] = {
-	{
-		.name		= "skylake",
-		.models		= skylake_models,
-		/* every generic event keeps its architectural code */
-		.constraints	= skylake_constraints,
-		.cache_events	= skylake_cache_events,
-		.cache_refused	= INTEL_CACHE_REFUSED,
-		.extra_regs	= skylake_extra_regs,
-		.nr_extra	= ARRAY_SIZE(skylake_extra_regs),
-		.named_events	= skylake_named_events,
+static const struct x86c_intel_family x86c_family_skylake = {
+	.name		= "skylake",
+	.models		= skylake_models,
+	/* every generic event keeps its architectural code */
+	.constraints	= skylake_constraints,
+	.cache_events	= skylake_cache_events,
+	.cache_refused	= INTEL_CACHE_REFUSED,
+	.extra_regs	= skylake_extra_regs,
+	.nr_extra	= ARRAY_SIZE(skylake_extra_regs),
+	.named_events	= skylake_named_events,
+};
+
+static const struct x86c_intel_family x86c_family_icelake = {
+	.name		= "icelake",
+	.models		= icelake_models,
+	/* every generic event keeps its architectural code */
+	.constraints	= icelake_constraints,
+};
+
+static const struct x86c_intel_family x86c_family_sapphire_rapids = {
+	.name		= "sapphire_rapids",
+	.models		= sapphire_rapids_models,
+	.event_map	= {
+		/*
+		 * CPU_CLK_UNHALTED.REF_TSC_P, which a general-purpose
+		 * counter can take as well as fixed counter 2.  The
+		 * stock kernel uses it only when CPUID 0AH EBX bit 2
+		 * is clear (the reference-cycles event is there);
+		 * otherwise it keeps the architectural code.
+		 */
+		[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
 	},
-	{
-		.name		= "icelake",
-		.models		= icelake_models,
-		/* every generic event keeps its architectural code */
-		.constraints	= icelake_constraints,
+	.constraints	= sapphire_rapids_constraints,
+};
+
+static const struct x86c_intel_family x86c_family_alderlake_hybrid = {
+	.name		= "alderlake_hybrid",
+	.models		= alderlake_hybrid_models,
+	.event_map	= {
+		[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
 	},
-	{
-		.name		= "sapphire_rapids",
-		.models		= sapphire_rapids_models,
-		.event_map	= {
-			/*
-			 * CPU_CLK_UNHALTED.REF_TSC_P, which a general-purpose
-			 * counter can take as well as fixed counter 2.  The
-			 * stock kernel uses it only when CPUID 0AH EBX bit 2
-			 * is clear (the reference-cycles event is there);
-			 * otherwise it keeps the architectural code.
-			 */
-			[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
-		},
-		.constraints	= sapphire_rapids_constraints,
-	},
-	{
-		.name		= "alderlake_hybrid",
-		.models		= alderlake_hybrid_models,
-		.event_map	= {
-			[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
-		},
-		/* Golden Cove, as Sapphire Rapids' cores */
-		.constraints	= sapphire_rapids_constraints,
-		.cache_events	= golden_cove_cache_events,
-		.cache_refused	= GOLDEN_COVE_CACHE_REFUSED,
-		.extra_regs	= golden_cove_extra_regs,
-		.nr_extra	= ARRAY_SIZE(golden_cove_extra_regs),
-		.named_events	= golden_cove_hybrid_named_events,
-		.nr_metrics	= INTEL_TD_METRIC_NUM,
-		.atom		= &gracemont_hybrid,
-	},
-	{ }
+	/* Golden Cove, as Sapphire Rapids' cores */
+	.constraints	= sapphire_rapids_constraints,
+	.cache_events	= golden_cove_cache_events,
+	.cache_refused	= GOLDEN_COVE_CACHE_REFUSED,
+	.extra_regs	= golden_cove_extra_regs,
+	.nr_extra	= ARRAY_SIZE(golden_cove_extra_regs),
+	.named_events	= golden_cove_hybrid_named_events,
+	.nr_metrics	= INTEL_TD_METRIC_NUM,
+	.atom		= &gracemont_hybrid,
+};
+
+/* Every family a model may belong to, ended by NULL. */
+const struct x86c_intel_family *const x86c_intel_families[] = {
+	&x86c_family_core2,
+	&x86c_family_nehalem,
+	&x86c_family_westmere,
+	&x86c_family_sandybridge,
+	&x86c_family_sandybridge_server,
+	&x86c_family_ivybridge,
+	&x86c_family_ivybridge_server,
+	&x86c_family_haswell,
+	&x86c_family_broadwell,
+	&x86c_family_skylake,
+	&x86c_family_icelake,
+	&x86c_family_sapphire_rapids,
+	&x86c_family_alderlake_hybrid,
+	NULL
 };

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfcore: what the Intel family tables (families*.c) share: the
+ * off-core response event codes most cores use, the cache operations
+ * no Intel core has, and each file's families for the list in
+ * families.c.
+ */
+#ifndef _X86_EVENTS_INTEL_FAMILIES_H
+#define _X86_EVENTS_INTEL_FAMILIES_H
+
+#include "../counters.h"
+
+#define OFFCORE_RSP_0		0x01b7	/* OFFCORE_RESPONSE_0 */
+#define OFFCORE_RSP_1		0x01bb	/* OFFCORE_RESPONSE_1 */
+
+/*
+ * Operations Intel's caches do not have: writes to the instruction side
+ * and the branch predictor, prefetches into the ITLB and the predictor.
+ */
+#define INTEL_CACHE_REFUSED						\
+	(X86C_CACHE_NO(L1I, WRITE) |					\
+	 X86C_CACHE_NO(ITLB, WRITE) | X86C_CACHE_NO(ITLB, PREFETCH) |	\
+	 X86C_CACHE_NO(BPU, WRITE) | X86C_CACHE_NO(BPU, PREFETCH))
+
+/* families_core.c: the big cores before Skylake */
+extern const struct x86c_intel_family x86c_family_core2;
+extern const struct x86c_intel_family x86c_family_nehalem;
+extern const struct x86c_intel_family x86c_family_westmere;
+extern const struct x86c_intel_family x86c_family_sandybridge;
+extern const struct x86c_intel_family x86c_family_sandybridge_server;
+extern const struct x86c_intel_family x86c_family_ivybridge;
+extern const struct x86c_intel_family x86c_family_ivybridge_server;
+extern const struct x86c_intel_family x86c_family_haswell;
+extern const struct x86c_intel_family x86c_family_broadwell;
+
+#endif /* _X86_EVENTS_INTEL_FAMILIES_H */
