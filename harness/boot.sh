@@ -174,7 +174,9 @@ x86_64)
 	# counters 0-3 and PERF_METRICS, CPU 1 an E-core with 6 and 0-2,
 	# so that the kernel registers cpu_core and cpu_atom), intel-mNN
 	# (the intel model as family 6 model NNH, with the off-core
-	# response registers: the stock kernel's tables for that model,
+	# response registers and 8 general counters, as from Sandy Bridge
+	# on without Hyper-Threading, so that limits to counters 0-3
+	# show: the stock kernel's tables for that model,
 	# as hwfamily records and checks them; harness/lib.sh lists the
 	# models make check boots), amd (Zen core
 	# counters, 6)
@@ -202,7 +204,7 @@ x86_64)
 		       -icount $icount) ;;
 	intel-m[0-9a-f][0-9a-f])
 		fam_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-m}))
-		qemu+=(-cpu "$fam_cpu,pmu-full-width=off,pmu-offcore=on$pmu_extra"
+		qemu+=(-cpu "$fam_cpu,pmu-full-width=off,pmu-offcore=on,pmu-gp-counters=8$pmu_extra"
 		       -icount $icount) ;;
 	intel-hybrid)
 		hybrid_cpu=max,vendor=GenuineIntel,family=6,model=151,stepping=2

@@ -266,41 +266,61 @@ static const __u64 probe_configs[] = {
 	0x0400049c,	/* IDQ_UOPS_NOT_DELIVERED, cmask 4 */
 };
 
+/* One weight line: a count, or the errno of the event alone. */
+static void report_weight(struct report *r, const char *what, int w)
+{
+	if (w < 0)
+		report_add(r, "weight %s %s", what, err_name(-w));
+	else if (w != gp_counters)
+		report_add(r, "weight %s %d", what, w);
+}
+
+/*
+ * Weights per event code: one line "0xCC/any" where every probed unit
+ * mask of the code has the same, else one per unit mask.
+ */
 static void report_counters(struct report *r)
 {
+	int w[ARRAY_SIZE(probe_umasks)], nnarrow = 0, cap;
 	__u64 narrow[256];
-	int nnarrow = 0, cap = gp_counters + fixed_counters + 1;
 	unsigned int code, u;
-	int i, j, w, w0 = 0;
+	char what[32];
+	int i, j;
 
+	cap = gp_counters + fixed_counters + 1;
 	if (cap > HW_MAX_COUNTERS)
 		cap = HW_MAX_COUNTERS;
-	for (code = 0; code < 0x100 + ARRAY_SIZE(probe_configs); code++)
-		for (u = 0; u < ARRAY_SIZE(probe_umasks); u++) {
+	for (code = 0; code < 0x100 + ARRAY_SIZE(probe_configs); code++) {
+		int n = code < 0x100 ? ARRAY_SIZE(probe_umasks) : 1;
+		bool same = true;
+
+		for (u = 0; u < n; u++) {
 			__u64 c[1][2] = { { 0, 0 } };
 
-			if (code >= 0x100 && u)
-				break;
 			c[0][0] = code < 0x100 ? code | probe_umasks[u] << 8 :
 				  probe_configs[code - 0x100];
-			w = group_fit(c, 1, cap);
-			if (w < 0)
-				report_add(r, "weight %#llx %s",
-					   (unsigned long long)c[0][0],
-					   err_name(-w));
-			else if (w != gp_counters)
-				report_add(r, "weight %#llx %d",
-					   (unsigned long long)c[0][0], w);
+			w[u] = group_fit(c, 1, cap);
+			same &= w[u] == w[0];
 			/*
 			 * Pairs of the narrow ones: a code's unit masks
 			 * only where one is limited unlike unit mask 0.
 			 */
-			if (!u)
-				w0 = w;
-			if (w > 0 && w <= 2 && (!u || w != w0 || code >= 0x100) &&
+			if (w[u] > 0 && w[u] <= 2 && (!u || w[u] != w[0]) &&
 			    nnarrow < (int)ARRAY_SIZE(narrow))
 				narrow[nnarrow++] = c[0][0];
 		}
+		if (code < 0x100 && same) {
+			snprintf(what, sizeof(what), "%#x/any", code);
+			report_weight(r, what, w[0]);
+			continue;
+		}
+		for (u = 0; u < n; u++) {
+			snprintf(what, sizeof(what), "%#llx", code < 0x100 ?
+				 (unsigned long long)(code | probe_umasks[u] << 8) :
+				 (unsigned long long)probe_configs[code - 0x100]);
+			report_weight(r, what, w[u]);
+		}
+	}
 	for (i = 0; i < nnarrow; i++)
 		for (j = i + 1; j < nnarrow; j++) {
 			__u64 c[2][2] = { { narrow[i], 0 }, { narrow[j], 0 } };
