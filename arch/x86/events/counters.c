@@ -530,8 +530,8 @@ static int x86c_cache_code(struct x86c_pmu *p, u64 config, u64 *code,
 		return -EINVAL;
 	if (p->cache_refused & BIT(cache * PERF_COUNT_HW_CACHE_OP_MAX + op))
 		return -EINVAL;
-	for (e = p->cache_events; e && e->code; e++) {
-		if (e->id == (config & 0xffffff)) {
+	for (e = p->cache_events; e; e = e->code ? e + 1 : e->then) {
+		if (e->code && e->id == (config & 0xffffff)) {
 			if (e->code == X86C_CACHE_REFUSED_CODE)
 				return -EINVAL;
 			*code = e->code;

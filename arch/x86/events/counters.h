@@ -225,11 +225,14 @@ struct x86c_cpu {
  * @id: cache | operation << 8 | result << 16, as attr.config has them
  * @code: the event select and unit mask that count it
  * @config1: the selection of its extra register, if its code has one
+ * @then: in the entry that ends a table (no @code), another table the
+ *	lookup goes on with, or NULL
  */
 struct x86c_cache_event {
-	u32	id;
-	u64	code;
-	u64	config1;
+	u32				id;
+	u64				code;
+	u64				config1;
+	const struct x86c_cache_event	*then;
 };
 
 /* Pasted here, not passed on: READ and WRITE are macros of their own. */
@@ -263,6 +266,8 @@ struct x86c_cache_event {
 }
 
 #define X86C_CACHE_END	{ .code = 0 }
+/* The end of a table that differs from @other in the entries above. */
+#define X86C_CACHE_END_THEN(other)	{ .code = 0, .then = (other) }
 /* A bit of x86c_pmu.cache_refused. */
 #define X86C_CACHE_NO(cache, op)					\
 	BIT(PERF_COUNT_HW_CACHE_##cache * PERF_COUNT_HW_CACHE_OP_MAX +	\
@@ -396,6 +401,28 @@ struct x86c_pmu {
 	.cmask = (m),							\
 	.weight = __builtin_popcountll(counters),			\
 }
+
+/* Event codes @first to @first + @span (event select alone), all alike. */
+#define X86C_EVENT_RANGE(first, span, counters)				\
+	X86C_RANGE_CONSTRAINT(first, span, ARCH_PERFMON_EVENTSEL_EVENT, counters)
+/*
+ * A code fixed counter @n counts as well as the general-purpose
+ * counters; where the CPU lacks that fixed counter, they are left.
+ */
+#define X86C_FIXED_CONSTRAINT(c, n)					\
+	X86C_UEVENT_CONSTRAINT(c, BIT_ULL(INTEL_PMC_IDX_FIXED + (n)) |	\
+			       GENMASK_ULL(X86C_MAX_GP - 1, 0))
+/*
+ * A pseudo-code (event select 0) of fixed counter @n alone: where the
+ * CPU lacks it, the event has no counter and is refused.
+ */
+#define X86C_FIXED_ONLY_CONSTRAINT(c, n)				\
+	X86C_UEVENT_CONSTRAINT(c, BIT_ULL(INTEL_PMC_IDX_FIXED + (n)))
+/*
+ * The counters of topdown metric @i's pseudo-code (intel/topdown.c):
+ * none where the CPU has no IA32_PERF_METRICS, and the event is refused.
+ */
+#define X86C_METRIC_COUNTER(i)	BIT_ULL(INTEL_PMC_IDX_METRIC_BASE + (i))
 #define X86C_CONSTRAINT_END	{ .cmask = 0 }
 
 /**

@@ -174,6 +174,28 @@ static const struct x86c_named_event skylake_named_events[] = {
 };
 
 /*
+ * Ice Lake's off-core response selections: the supplier field grows to
+ * bit 37 (bit 14 stays reserved).  The front-end and load-latency
+ * registers are as Skylake's.
+ */
+static const struct x86c_extra_reg icelake_extra_regs[] = {
+	{ .code = OFFCORE_RSP_0, .msr = MSR_OFFCORE_RSP_0,
+	  .valid = 0x3fffffbfffULL, .alt = 1 },
+	{ .code = OFFCORE_RSP_1, .msr = MSR_OFFCORE_RSP_1,
+	  .valid = 0x3fffffbfffULL, .alt = 0 },
+	{ .code = 0x01cd, .msr = MSR_PEBS_LD_LAT_THRESHOLD,
+	  .valid = GENMASK_ULL(15, 0), .alt = -1 },
+	{ .code = 0x01c6, .msr = MSR_PEBS_FRONTEND,
+	  .valid = 0x7fff17, .alt = -1 },	/* 0-2, 4, 8-22 */
+};
+
+/* Skylake's cache events, but Ice Lake has no ITLB access event. */
+static const struct x86c_cache_event icelake_cache_events[] = {
+	X86C_CACHE_NO_RESULT(ITLB, READ, ACCESS),
+	X86C_CACHE_END_THEN(skylake_cache_events)
+};
+
+/*
  * Sunny Cove, Willow Cove and Cypress Cove cores: Ice Lake client and
  * server, Tiger Lake, Rocket Lake.
  */
@@ -188,144 +210,34 @@ static const u8 icelake_models[] = {
 	0
 };
 
-/* Ice Lake cores have eight counters; the codes below are limited to 0-3. */
+/*
+ * Ice Lake cores have eight counters; the runs of codes below count on
+ * 0-3 only.  The precise-distribution instructions event counts on
+ * fixed counter 0, and its new pseudo-code there alone; topdown slots
+ * are fixed counter 3's, the four level-1 metrics IA32_PERF_METRICS'.
+ */
 static struct event_constraint icelake_constraints[] = {
-	/* 0x03-0x0a */
-	X86C_EVENT_CONSTRAINT(0x03, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x04, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x05, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x06, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x07, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x08, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x09, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x0a, 0x0f),
-	/* 0x1f-0x28 */
-	X86C_EVENT_CONSTRAINT(0x1f, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x20, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x21, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x22, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x23, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x24, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x25, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x26, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x27, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x28, 0x0f),
+	X86C_FIXED_ONLY_CONSTRAINT(0x0100, 0),	/* INST_RETIRED.PREC_DIST */
+	X86C_FIXED_CONSTRAINT(0x01c0, 0),	/* its code before Ice Lake */
+	X86C_FIXED_ONLY_CONSTRAINT(0x0400, 3),	/* TOPDOWN.SLOTS */
+	X86C_UEVENT_CONSTRAINT(0x8000, X86C_METRIC_COUNTER(0)),
+	X86C_UEVENT_CONSTRAINT(0x8100, X86C_METRIC_COUNTER(1)),
+	X86C_UEVENT_CONSTRAINT(0x8200, X86C_METRIC_COUNTER(2)),
+	X86C_UEVENT_CONSTRAINT(0x8300, X86C_METRIC_COUNTER(3)),
+	X86C_EVENT_RANGE(0x03, 0x7, 0x0f),	/* 0x03-0x0a */
+	X86C_EVENT_RANGE(0x1f, 0x9, 0x0f),	/* 0x1f-0x28 */
 	X86C_EVENT_CONSTRAINT(0x32, 0x0f),	/* SW_PREFETCH_ACCESS.* */
-	/* 0x48-0x56 */
-	X86C_EVENT_CONSTRAINT(0x48, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x49, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x4a, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x4b, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x4c, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x4d, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x4e, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x4f, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x50, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x51, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x52, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x53, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x54, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x55, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x56, 0x0f),
-	/* 0x60-0x8b */
-	X86C_EVENT_CONSTRAINT(0x60, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x61, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x62, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x63, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x64, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x65, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x66, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x67, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x68, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x69, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x6a, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x6b, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x6c, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x6d, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x6e, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x6f, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x70, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x71, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x72, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x73, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x74, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x75, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x76, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x77, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x78, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x79, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x7a, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x7b, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x7c, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x7d, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x7e, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x7f, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x80, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x81, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x82, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x83, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x84, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x85, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x86, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x87, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x88, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x89, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x8a, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x8b, 0x0f),
+	X86C_EVENT_RANGE(0x48, 0xe, 0x0f),	/* 0x48-0x56 */
+	X86C_EVENT_RANGE(0x60, 0x2b, 0x0f),	/* 0x60-0x8b */
 	/* CYCLE_ACTIVITY: three unit masks run anywhere, the rest on 0-3 */
 	X86C_UEVENT_CONSTRAINT(0x04a3, 0xff),	/* STALLS_TOTAL */
 	X86C_UEVENT_CONSTRAINT(0x10a3, 0xff),	/* CYCLES_MEM_ANY */
 	X86C_UEVENT_CONSTRAINT(0x14a3, 0xff),	/* STALLS_MEM_ANY */
 	X86C_EVENT_CONSTRAINT(0xa3, 0x0f),
-	/* 0xa8-0xb0 */
-	X86C_EVENT_CONSTRAINT(0xa8, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xa9, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xaa, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xab, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xac, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xad, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xae, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xaf, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xb0, 0x0f),
-	/* 0xb7-0xbd */
-	X86C_EVENT_CONSTRAINT(0xb7, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xb8, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xb9, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xba, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xbb, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xbc, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xbd, 0x0f),
-	/* 0xd0-0xe6 */
-	X86C_EVENT_CONSTRAINT(0xd0, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd1, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd2, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd3, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd4, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd5, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd6, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd7, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd8, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd9, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xda, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xdb, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xdc, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xdd, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xde, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xdf, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xe0, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xe1, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xe2, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xe3, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xe4, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xe5, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xe6, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xef, 0x0f),
-	/* 0xf0-0xf4 */
-	X86C_EVENT_CONSTRAINT(0xf0, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xf1, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xf2, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xf3, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xf4, 0x0f),
+	X86C_EVENT_RANGE(0xa8, 0x8, 0x0f),	/* 0xa8-0xb0 */
+	X86C_EVENT_RANGE(0xb7, 0x6, 0x0f),	/* 0xb7-0xbd */
+	X86C_EVENT_RANGE(0xd0, 0x16, 0x0f),	/* 0xd0-0xe6 */
+	X86C_EVENT_RANGE(0xef, 0x5, 0x0f),	/* 0xef-0xf4 */
 	X86C_CONSTRAINT_END
 };
 
@@ -343,148 +255,28 @@ static const u8 sapphire_rapids_models[] = {
  * from 0x90 up run anywhere, except those listed after the run.
  */
 static struct event_constraint sapphire_rapids_constraints[] = {
-	/* 0x01-0x8f, less 0x2e and 0x3c */
-	X86C_EVENT_CONSTRAINT(0x01, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x02, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x03, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x04, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x05, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x06, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x07, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x08, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x09, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x0a, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x0b, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x0c, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x0d, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x0e, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x0f, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x10, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x11, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x12, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x13, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x14, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x15, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x16, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x17, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x18, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x19, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x1a, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x1b, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x1c, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x1d, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x1e, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x1f, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x20, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x21, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x22, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x23, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x24, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x25, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x26, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x27, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x28, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x29, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x2a, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x2b, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x2c, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x2d, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x2f, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x30, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x31, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x32, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x33, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x34, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x35, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x36, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x37, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x38, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x39, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x3a, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x3b, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x3d, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x3e, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x3f, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x40, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x41, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x42, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x43, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x44, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x45, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x46, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x47, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x48, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x49, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x4a, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x4b, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x4c, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x4d, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x4e, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x4f, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x50, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x51, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x52, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x53, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x54, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x55, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x56, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x57, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x58, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x59, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x5a, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x5b, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x5c, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x5d, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x5e, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x5f, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x60, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x61, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x62, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x63, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x64, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x65, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x66, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x67, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x68, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x69, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x6a, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x6b, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x6c, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x6d, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x6e, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x6f, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x70, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x71, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x72, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x73, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x74, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x75, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x76, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x77, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x78, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x79, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x7a, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x7b, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x7c, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x7d, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x7e, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x7f, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x80, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x81, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x82, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x83, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x84, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x85, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x86, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x87, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x88, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x89, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x8a, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x8b, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x8c, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x8d, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x8e, 0x0f),
-	X86C_EVENT_CONSTRAINT(0x8f, 0x0f),
+	X86C_FIXED_ONLY_CONSTRAINT(0x0100, 0),	/* INST_RETIRED.PREC_DIST */
+	X86C_FIXED_CONSTRAINT(0x013c, 2),	/* CPU_CLK_UNHALTED.REF_TSC_P */
+	X86C_FIXED_ONLY_CONSTRAINT(0x0400, 3),	/* TOPDOWN.SLOTS */
+	/* the eight level-1 and level-2 metrics of IA32_PERF_METRICS */
+	X86C_UEVENT_CONSTRAINT(0x8000, X86C_METRIC_COUNTER(0)),
+	X86C_UEVENT_CONSTRAINT(0x8100, X86C_METRIC_COUNTER(1)),
+	X86C_UEVENT_CONSTRAINT(0x8200, X86C_METRIC_COUNTER(2)),
+	X86C_UEVENT_CONSTRAINT(0x8300, X86C_METRIC_COUNTER(3)),
+	X86C_UEVENT_CONSTRAINT(0x8400, X86C_METRIC_COUNTER(4)),
+	X86C_UEVENT_CONSTRAINT(0x8500, X86C_METRIC_COUNTER(5)),
+	X86C_UEVENT_CONSTRAINT(0x8600, X86C_METRIC_COUNTER(6)),
+	X86C_UEVENT_CONSTRAINT(0x8700, X86C_METRIC_COUNTER(7)),
+	/* load latency: any counter but 0, store samples: 0 alone */
+	X86C_UEVENT_CONSTRAINT(0x01cd, 0xfe),	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	X86C_UEVENT_CONSTRAINT(0x02cd, 0x01),	/* MEM_TRANS_RETIRED.STORE_SAMPLE */
+	/*
+	 * 0x01-0x8f on 0-3, but for the last-level cache events (0x2e)
+	 * and the cycle events (0x3c), which count anywhere.
+	 */
+	X86C_EVENT_RANGE(0x01, 0x2c, 0x0f),	/* 0x01-0x2d */
+	X86C_EVENT_RANGE(0x2f, 0xc, 0x0f),	/* 0x2f-0x3b */
+	X86C_EVENT_RANGE(0x3d, 0x52, 0x0f),	/* 0x3d-0x8f */
 	/* CYCLE_ACTIVITY, three unit masks: counters 0-3 */
 	X86C_UEVENT_CONSTRAINT(0x01a3, 0x0f),	/* CYCLES_L2_MISS */
 	X86C_UEVENT_CONSTRAINT(0x02a3, 0x0f),
@@ -492,25 +284,8 @@ static struct event_constraint sapphire_rapids_constraints[] = {
 	/* counter 0 only */
 	X86C_UEVENT_CONSTRAINT(0x04a4, 0x01),	/* TOPDOWN.BAD_SPEC_SLOTS */
 	X86C_UEVENT_CONSTRAINT(0x08a4, 0x01),	/* TOPDOWN.BR_MISPREDICT_SLOTS */
-	X86C_UEVENT_CONSTRAINT(0x02cd, 0x01),	/* MEM_TRANS_RETIRED.STORE_SAMPLE */
 	X86C_EVENT_CONSTRAINT(0xce, 0x01),
-	/* 0xd0-0xdf: counters 0-3 */
-	X86C_EVENT_CONSTRAINT(0xd0, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd1, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd2, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd3, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd4, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd5, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd6, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd7, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd8, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xd9, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xda, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xdb, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xdc, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xdd, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xde, 0x0f),
-	X86C_EVENT_CONSTRAINT(0xdf, 0x0f),
+	X86C_EVENT_RANGE(0xd0, 0xf, 0x0f),	/* 0xd0-0xdf */
 	X86C_CONSTRAINT_END
 };
 
@@ -544,6 +319,31 @@ static const struct x86c_extra_reg golden_cove_extra_regs[] = {
 	  .valid = GENMASK_ULL(15, 0), .alt = -1 },
 	{ .code = 0x01c6, .msr = MSR_PEBS_FRONTEND,
 	  .valid = 0x7fff1f, .alt = -1 },
+	{ .code = 0x40ad, .msr = MSR_PEBS_FRONTEND,
+	  .valid = 0x7, .alt = -1 },
+	{ .code = 0x04c2, .msr = MSR_PEBS_FRONTEND,
+	  .valid = 0x8, .alt = -1 },
+};
+
+/*
+ * Redwood Cove (Granite Rapids): FRONTEND_RETIRED's selection by unit
+ * mask, 2 (latency only) and 3 (the rest), beside Golden Cove's others.
+ */
+static const struct x86c_extra_reg redwood_cove_extra_regs[] = {
+	{ .code = 0x012a, .msr = MSR_OFFCORE_RSP_0,
+	  .valid = GLC_RSP_VALID, .alt = 1 },
+	{ .code = 0x012b, .msr = MSR_OFFCORE_RSP_1,
+	  .valid = GLC_RSP_VALID, .alt = 0 },
+	{ .code = 0x01cd, .msr = MSR_PEBS_LD_LAT_THRESHOLD,
+	  .valid = GENMASK_ULL(15, 0), .alt = -1 },
+	{ .code = 0x02c6, .msr = MSR_PEBS_FRONTEND,
+	  .valid = 0x9, .alt = -1 },
+	{ .code = 0x03c6, .msr = MSR_PEBS_FRONTEND,
+	  .valid = 0x7fff1f, .alt = -1 },
+	{ .code = 0x40ad, .msr = MSR_PEBS_FRONTEND,
+	  .valid = 0x7, .alt = -1 },
+	{ .code = 0x04c2, .msr = MSR_PEBS_FRONTEND,
+	  .valid = 0x8, .alt = -1 },
 };
 
 /*
@@ -751,6 +551,19 @@ static const struct x86c_intel_family x86c_family_icelake = {
 	.models		= icelake_models,
 	/* every generic event keeps its architectural code */
 	.constraints	= icelake_constraints,
+	.cache_events	= icelake_cache_events,
+	.cache_refused	= INTEL_CACHE_REFUSED,
+	.extra_regs	= icelake_extra_regs,
+	.nr_extra	= ARRAY_SIZE(icelake_extra_regs),
+};
+
+/*
+ * On Sapphire Rapids a load-latency PEBS event needs this auxiliary
+ * event as its group leader: perf mem opens it first.
+ */
+static const struct x86c_named_event sapphire_rapids_named_events[] = {
+	{ "mem-loads-aux", "event=0x03,umask=0x82" },
+	{ }
 };
 
 static const struct x86c_intel_family x86c_family_sapphire_rapids = {
@@ -767,6 +580,31 @@ static const struct x86c_intel_family x86c_family_sapphire_rapids = {
 		[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
 	},
 	.constraints	= sapphire_rapids_constraints,
+	.cache_events	= golden_cove_cache_events,
+	.cache_refused	= GOLDEN_COVE_CACHE_REFUSED,
+	.extra_regs	= golden_cove_extra_regs,
+	.nr_extra	= ARRAY_SIZE(golden_cove_extra_regs),
+	.named_events	= sapphire_rapids_named_events,
+};
+
+static const u8 granite_rapids_models[] = {
+	0xad,	/* Granite Rapids X */
+	0xae,	/* Granite Rapids D */
+	0
+};
+
+/* Redwood Cove cores: Golden Cove's tables but the front-end events'. */
+static const struct x86c_intel_family x86c_family_granite_rapids = {
+	.name		= "granite_rapids",
+	.models		= granite_rapids_models,
+	.event_map	= {
+		[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
+	},
+	.constraints	= sapphire_rapids_constraints,
+	.cache_events	= golden_cove_cache_events,
+	.cache_refused	= GOLDEN_COVE_CACHE_REFUSED,
+	.extra_regs	= redwood_cove_extra_regs,
+	.nr_extra	= ARRAY_SIZE(redwood_cove_extra_regs),
 };
 
 static const struct x86c_intel_family x86c_family_alderlake_hybrid = {
@@ -800,6 +638,7 @@ const struct x86c_intel_family *const x86c_intel_families[] = {
 	&x86c_family_skylake,
 	&x86c_family_icelake,
 	&x86c_family_sapphire_rapids,
+	&x86c_family_granite_rapids,
 	&x86c_family_alderlake_hybrid,
 	NULL
 };
