@@ -66,6 +66,7 @@ X86C_FORMAT(cmask, cmask, "24-31");
 X86C_FORMAT_IN(offcore_rsp, offcore_rsp, "config1", "0-63");
 X86C_FORMAT_IN(ldlat, ldlat, "config1", "0-15");
 X86C_FORMAT_IN(frontend, frontend, "config1", "0-23");
+X86C_FORMAT_IN(snoop_rsp, snoop_rsp, "config1", "0-63");
 
 static struct attribute *x86c_intel_format_attrs[] = {
 	&x86c_format_event.attr.attr,
@@ -78,6 +79,7 @@ static struct attribute *x86c_intel_format_attrs[] = {
 	&x86c_format_offcore_rsp.attr.attr,
 	&x86c_format_ldlat.attr.attr,
 	&x86c_format_frontend.attr.attr,
+	&x86c_format_snoop_rsp.attr.attr,
 	NULL,
 };
 
@@ -106,6 +108,8 @@ static umode_t x86c_intel_format_visible(struct kobject *kobj,
 		       attr->mode : 0;
 	if (attr == &x86c_format_frontend.attr.attr)
 		return x86c_has_extra(p, MSR_PEBS_FRONTEND) ? attr->mode : 0;
+	if (attr == &x86c_format_snoop_rsp.attr.attr)
+		return x86c_has_extra(p, MSR_SNOOP_RSP_0) ? attr->mode : 0;
 	return attr->mode;
 }
 

@@ -41,7 +41,8 @@
  * narrowing) and a place in x86c_intel_families[] before the NULL
  * that ends it.  A model belongs to one family only.  The families of
  * one kind of core share a file: the big cores before Skylake in
- * families_core.c, Skylake and later here.  hwfamily.c in the suite
+ * families_core.c, the Atoms in families_atom.c, Skylake and later
+ * here.  hwfamily.c in the suite
  * holds each family to the stock kernel on a model of it.  A hybrid
  * part's family describes its P-cores and points to its E-cores' tables
  * (.atom); the probe makes a PMU of each.
@@ -368,21 +369,6 @@ static const struct x86c_named_event golden_cove_hybrid_named_events[] = {
 };
 
 /*
- * Gracemont: every general-purpose counter takes every event.  Its
- * off-core response events (OFFCORE_RESPONSE_0/1, 0xb7 with unit mask
- * 1 or 2) may use either register; the load-latency threshold is
- * PEBS's.
- */
-static const struct x86c_extra_reg gracemont_extra_regs[] = {
-	{ .code = 0x01b7, .msr = MSR_OFFCORE_RSP_0,
-	  .valid = GLC_RSP_VALID, .alt = 1 },
-	{ .code = 0x02b7, .msr = MSR_OFFCORE_RSP_1,
-	  .valid = GLC_RSP_VALID, .alt = 0 },
-	{ .code = 0x05d0, .msr = MSR_PEBS_LD_LAT_THRESHOLD,
-	  .valid = GENMASK_ULL(15, 0), .alt = -1 },
-};
-
-/*
  * Golden Cove's off-core response selection (MSR_OFFCORE_RSP_0/1, events
  * 0x2a/0x2b with unit mask 1), the bits the cache events use: the request
  * type, then either "any response" or the supplier of the data together
@@ -455,84 +441,6 @@ static const struct x86c_cache_event golden_cove_cache_events[] = {
 	(X86C_CACHE_NO(L1I, WRITE) |					\
 	 X86C_CACHE_NO(ITLB, WRITE) | X86C_CACHE_NO(ITLB, PREFETCH) |	\
 	 X86C_CACHE_NO(BPU, WRITE) | X86C_CACHE_NO(BPU, PREFETCH))
-
-/*
- * Gracemont's off-core response selection (OFFCORE_RESPONSE_0/1, event
- * 0xb7 with unit mask 1 or 2), laid out as Golden Cove's; the cache events
- * count the LLC misses as the local DRAM's answers with any snoop outcome.
- */
-#define GRT_RSP_DEMAND_READ	BIT_ULL(0)		/* demand data reads */
-#define GRT_RSP_DEMAND_RFO	BIT_ULL(1)		/* demand reads for ownership */
-#define GRT_RSP_ANY		BIT_ULL(16)		/* whatever answered */
-#define GRT_RSP_LOCAL_DRAM	BIT_ULL(26)		/* supplied by local DRAM */
-/* snoop not needed, missed, hit without/with forward, hit modified; non-DRAM */
-#define GRT_RSP_SNOOPS		GENMASK_ULL(37, 32)
-
-#define GRT_LL_ACCESS(req)	((req) | GRT_RSP_ANY)
-#define GRT_LL_MISS(req)	((req) | GRT_RSP_LOCAL_DRAM | GRT_RSP_SNOOPS)
-
-static const struct x86c_cache_event gracemont_cache_events[] = {
-	X86C_CACHE(L1D,  READ,  ACCESS, 0x81d0),	/* MEM_UOPS_RETIRED.ALL_LOADS */
-	X86C_CACHE(L1D,  WRITE, ACCESS, 0x82d0),	/* MEM_UOPS_RETIRED.ALL_STORES */
-	X86C_CACHE(L1I,  READ,  ACCESS, 0x0380),	/* ICACHE.ACCESSES */
-	X86C_CACHE(L1I,  READ,  MISS,   0x0280),	/* ICACHE.MISSES */
-	/* OCR.DEMAND_DATA_RD.ANY_RESPONSE */
-	X86C_CACHE_EXTRA(LL, READ, ACCESS, OFFCORE_RSP_0,
-			 GRT_LL_ACCESS(GRT_RSP_DEMAND_READ)),
-	/* OCR.DEMAND_DATA_RD, answered by local DRAM */
-	X86C_CACHE_EXTRA(LL, READ, MISS, OFFCORE_RSP_0,
-			 GRT_LL_MISS(GRT_RSP_DEMAND_READ)),
-	/* OCR.DEMAND_RFO.ANY_RESPONSE */
-	X86C_CACHE_EXTRA(LL, WRITE, ACCESS, OFFCORE_RSP_0,
-			 GRT_LL_ACCESS(GRT_RSP_DEMAND_RFO)),
-	/* OCR.DEMAND_RFO, answered by local DRAM */
-	X86C_CACHE_EXTRA(LL, WRITE, MISS, OFFCORE_RSP_0,
-			 GRT_LL_MISS(GRT_RSP_DEMAND_RFO)),
-	X86C_CACHE(DTLB, READ,  ACCESS, 0x81d0),	/* all loads */
-	X86C_CACHE(DTLB, READ,  MISS,   0x0e08),	/* DTLB_LOAD_MISSES.WALK_COMPLETED */
-	X86C_CACHE(DTLB, WRITE, ACCESS, 0x82d0),	/* all stores */
-	X86C_CACHE(DTLB, WRITE, MISS,   0x0e49),	/* DTLB_STORE_MISSES.WALK_COMPLETED */
-	X86C_CACHE_NO_RESULT(ITLB, READ, ACCESS),
-	/* event 0x81 unit mask 4: Goldmont's ITLB.MISS, not in Gracemont's list */
-	X86C_CACHE(ITLB, READ,  MISS,   0x0481),
-	X86C_CACHE(BPU,  READ,  ACCESS, 0x00c4),	/* BR_INST_RETIRED.ALL_BRANCHES */
-	X86C_CACHE(BPU,  READ,  MISS,   0x00c5),	/* BR_MISP_RETIRED.ALL_BRANCHES */
-	X86C_CACHE_END
-};
-
-/* The same pairs as Golden Cove's. */
-#define GRACEMONT_CACHE_REFUSED						\
-	(X86C_CACHE_NO(L1I, WRITE) |					\
-	 X86C_CACHE_NO(ITLB, WRITE) | X86C_CACHE_NO(ITLB, PREFETCH) |	\
-	 X86C_CACHE_NO(BPU, WRITE) | X86C_CACHE_NO(BPU, PREFETCH))
-
-/* The four top-down levels are plain events on Gracemont. */
-static const struct x86c_named_event gracemont_hybrid_named_events[] = {
-	{ "topdown-retiring",	"event=0xc2,umask=0x0", .bare = true },
-	{ "topdown-bad-spec",	"event=0x73,umask=0x0", .bare = true },
-	{ "topdown-fe-bound",	"event=0x71,umask=0x0", .bare = true },
-	{ "topdown-be-bound",	"event=0x74,umask=0x0", .bare = true },
-	{ "mem-loads",		"event=0xd0,umask=0x5,ldlat=3", .bare = true },
-	{ "mem-stores",		"event=0xd0,umask=0x6", .bare = true },
-	{ }
-};
-
-/*
- * Both kinds of core count reference cycles with REF_TSC_P (0x013c),
- * which a general-purpose counter takes too, where CPUID has it.
- */
-static const struct x86c_intel_family gracemont_hybrid = {
-	.name		= "alderlake_hybrid",
-	.models		= alderlake_hybrid_models,
-	.event_map	= {
-		[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
-	},
-	.cache_events	= gracemont_cache_events,
-	.cache_refused	= GRACEMONT_CACHE_REFUSED,
-	.extra_regs	= gracemont_extra_regs,
-	.nr_extra	= ARRAY_SIZE(gracemont_extra_regs),
-	.named_events	= gracemont_hybrid_named_events,
-};
 
 static const struct x86c_intel_family x86c_family_skylake = {
 	.name		= "skylake",
@@ -621,7 +529,7 @@ static const struct x86c_intel_family x86c_family_alderlake_hybrid = {
 	.nr_extra	= ARRAY_SIZE(golden_cove_extra_regs),
 	.named_events	= golden_cove_hybrid_named_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
-	.atom		= &gracemont_hybrid,
+	.atom		= &x86c_family_gracemont_hybrid,
 };
 
 /* Every family a model may belong to, ended by NULL. */
@@ -640,5 +548,13 @@ const struct x86c_intel_family *const x86c_intel_families[] = {
 	&x86c_family_sapphire_rapids,
 	&x86c_family_granite_rapids,
 	&x86c_family_alderlake_hybrid,
+	&x86c_family_bonnell,
+	&x86c_family_silvermont,
+	&x86c_family_knights_landing,
+	&x86c_family_goldmont,
+	&x86c_family_goldmont_plus,
+	&x86c_family_tremont,
+	&x86c_family_gracemont,
+	&x86c_family_crestmont,
 	NULL
 };

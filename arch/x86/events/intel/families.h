@@ -33,4 +33,15 @@ extern const struct x86c_intel_family x86c_family_ivybridge_server;
 extern const struct x86c_intel_family x86c_family_haswell;
 extern const struct x86c_intel_family x86c_family_broadwell;
 
+/* families_atom.c: the Atom cores */
+extern const struct x86c_intel_family x86c_family_bonnell;
+extern const struct x86c_intel_family x86c_family_silvermont;
+extern const struct x86c_intel_family x86c_family_knights_landing;
+extern const struct x86c_intel_family x86c_family_goldmont;
+extern const struct x86c_intel_family x86c_family_goldmont_plus;
+extern const struct x86c_intel_family x86c_family_tremont;
+extern const struct x86c_intel_family x86c_family_gracemont;
+extern const struct x86c_intel_family x86c_family_gracemont_hybrid;
+extern const struct x86c_intel_family x86c_family_crestmont;
+
 #endif /* _X86_EVENTS_INTEL_FAMILIES_H */
