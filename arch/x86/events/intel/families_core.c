@@ -362,6 +362,24 @@ static const struct x86c_cache_event sandybridge_cache_events[] = {
 	X86C_CACHE_END
 };
 
+/*
+ * The client parts' off-core response registers lack the DRAM supplier
+ * bits (23-30) that the misses and the node events select: those are
+ * refused there, as upstream refuses them.
+ */
+static const struct x86c_cache_event sandybridge_client_cache_events[] = {
+	X86C_CACHE_NO_RESULT(LL, READ, MISS),
+	X86C_CACHE_NO_RESULT(LL, WRITE, MISS),
+	X86C_CACHE_NO_RESULT(LL, PREFETCH, MISS),
+	X86C_CACHE_NO_RESULT(NODE, READ, ACCESS),
+	X86C_CACHE_NO_RESULT(NODE, READ, MISS),
+	X86C_CACHE_NO_RESULT(NODE, WRITE, ACCESS),
+	X86C_CACHE_NO_RESULT(NODE, WRITE, MISS),
+	X86C_CACHE_NO_RESULT(NODE, PREFETCH, ACCESS),
+	X86C_CACHE_NO_RESULT(NODE, PREFETCH, MISS),
+	X86C_CACHE_END_THEN(sandybridge_cache_events)
+};
+
 const struct x86c_intel_family x86c_family_sandybridge = {
 	.name		= "sandybridge",
 	.models		= sandybridge_models,
@@ -370,7 +388,7 @@ const struct x86c_intel_family x86c_family_sandybridge = {
 		[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= SNB_STALLED_BACKEND,
 	},
 	.constraints	= sandybridge_constraints,
-	.cache_events	= sandybridge_cache_events,
+	.cache_events	= sandybridge_client_cache_events,
 	.cache_refused	= INTEL_CACHE_REFUSED,
 	.extra_regs	= sandybridge_extra_regs,
 	.nr_extra	= ARRAY_SIZE(sandybridge_extra_regs),
@@ -449,6 +467,20 @@ static const struct x86c_cache_event ivybridge_cache_events[] = {
 	X86C_CACHE_END
 };
 
+/* As on Sandy Bridge, the client parts cannot select DRAM suppliers. */
+static const struct x86c_cache_event ivybridge_client_cache_events[] = {
+	X86C_CACHE_NO_RESULT(LL, READ, MISS),
+	X86C_CACHE_NO_RESULT(LL, WRITE, MISS),
+	X86C_CACHE_NO_RESULT(LL, PREFETCH, MISS),
+	X86C_CACHE_NO_RESULT(NODE, READ, ACCESS),
+	X86C_CACHE_NO_RESULT(NODE, READ, MISS),
+	X86C_CACHE_NO_RESULT(NODE, WRITE, ACCESS),
+	X86C_CACHE_NO_RESULT(NODE, WRITE, MISS),
+	X86C_CACHE_NO_RESULT(NODE, PREFETCH, ACCESS),
+	X86C_CACHE_NO_RESULT(NODE, PREFETCH, MISS),
+	X86C_CACHE_END_THEN(ivybridge_cache_events)
+};
+
 /* Ivy Bridge has no generic event for backend stalls. */
 const struct x86c_intel_family x86c_family_ivybridge = {
 	.name		= "ivybridge",
@@ -457,7 +489,7 @@ const struct x86c_intel_family x86c_family_ivybridge = {
 		[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= SNB_STALLED_FRONTEND,
 	},
 	.constraints	= ivybridge_constraints,
-	.cache_events	= ivybridge_cache_events,
+	.cache_events	= ivybridge_client_cache_events,
 	.cache_refused	= INTEL_CACHE_REFUSED,
 	.extra_regs	= sandybridge_extra_regs,
 	.nr_extra	= ARRAY_SIZE(sandybridge_extra_regs),
