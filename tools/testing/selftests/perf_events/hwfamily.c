@@ -21,7 +21,9 @@
  *    counters each that cannot share one group;
  *  - extra: for the event codes that take an extra register, the bits
  *    of config1 accepted one at a time, and how many such events with
- *    different config1 values fit one group.
+ *    different config1 values fit one group;
+ *  - period: the shortest sample period a few codes take, and whether
+ *    PERF_EVENT_IOC_PERIOD refuses one of 1 (errata limits).
  *
  * "hwfamily --report" prints those lines.  The harness records them on
  * the stock kernel, one section per CPU model (make families
@@ -382,6 +384,62 @@ static void report_extra(struct report *r)
 		}
 }
 
+/* A sampling event of @config with @period, or -errno. */
+static int open_sampling(__u64 config, __u64 period)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_RAW;
+	attr.config = config;
+	attr.sample_period = period;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	return sys_perf_event_open(&attr, 0, -1, -1, 0);
+}
+
+/*
+ * The shortest sample period each of a few codes takes (the families'
+ * errata limits), where that is not 1, and the errno of asking for a
+ * period of 1 later (PERF_EVENT_IOC_PERIOD), where it is refused.
+ */
+static void report_periods(struct report *r)
+{
+	static const __u64 configs[] = { 0x00c0, 0x01c0, 0x003c, 0x0300 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(configs); i++) {
+		__u64 lo = 1, hi = 1024, one = 1;
+		int fd;
+
+		fd = open_sampling(configs[i], hi);
+		if (fd < 0)
+			continue;
+		if (ioctl(fd, PERF_EVENT_IOC_PERIOD, &one))
+			report_add(r, "period %#llx ioctl %s",
+				   (unsigned long long)configs[i],
+				   err_name(errno));
+		close(fd);
+		while (lo < hi) {
+			__u64 mid = (lo + hi) / 2;
+
+			fd = open_sampling(configs[i], mid);
+			if (fd >= 0) {
+				close(fd);
+				hi = mid;
+			} else {
+				lo = mid + 1;
+			}
+		}
+		if (lo != 1)
+			report_add(r, "period %#llx min %llu",
+				   (unsigned long long)configs[i],
+				   (unsigned long long)lo);
+	}
+}
+
 static void make_report(struct report *r)
 {
 	count_counters();
@@ -389,6 +447,7 @@ static void make_report(struct report *r)
 	report_generic(r);
 	report_counters(r);
 	report_extra(r);
+	report_periods(r);
 }
 
 /*
@@ -492,6 +551,11 @@ TEST(extra_registers)
 TEST(extra_register_sharing)
 {
 	check_area(_metadata, report_extra, "extra-share");
+}
+
+TEST(sampling_periods)
+{
+	check_area(_metadata, report_periods, "period");
 }
 
 int main(int argc, char **argv)
