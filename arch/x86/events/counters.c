@@ -219,6 +219,7 @@ bool x86c_event_set_period(struct x86c_pmu *p, struct perf_event *event)
 	}
 	next = x86c_period_next(local64_read(&hwc->period_left),
 				hwc->sample_period, p->max_period);
+	next.load = x86c_limit_period(p->period_limits, hwc->config, next.load);
 	if (next.elapsed) {
 		local64_set(&hwc->period_left, next.left);
 		hwc->last_period = hwc->sample_period;
@@ -657,6 +658,12 @@ static int x86c_event_init(struct perf_event *event)
 	err = x86c_extra_config(p, event, config1);
 	if (err)
 		return err;
+	/* A period shorter than the family takes: refused, as upstream. */
+	if (is_sampling_event(event) && !event->attr.freq &&
+	    x86c_limit_period(p->period_limits, hwc->config,
+			      event->attr.sample_period) >
+	    event->attr.sample_period)
+		return -EINVAL;
 
 	hwc->idx = -1;
 	if (!is_sampling_event(event)) {
@@ -668,6 +675,15 @@ static int x86c_event_init(struct perf_event *event)
 		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
 
 	return x86c_validate_group(p, event);
+}
+
+/* PERF_EVENT_IOC_PERIOD: the new period, held to the same limit. */
+static int x86c_check_period(struct perf_event *event, u64 value)
+{
+	struct x86c_pmu *p = x86c_of(event);
+
+	return x86c_limit_period(p->period_limits, event->hw.config, value) >
+	       value ? -EINVAL : 0;
 }
 
 static int x86c_add(struct perf_event *event, int flags)
@@ -1059,6 +1075,7 @@ int x86c_register(struct x86c_pmu *p)
 		.pmu_enable	= x86c_pmu_enable,
 		.pmu_disable	= x86c_pmu_disable,
 		.event_init	= x86c_event_init,
+		.check_period	= x86c_check_period,
 		.add		= x86c_add,
 		.del		= x86c_del,
 		.start		= x86c_start,

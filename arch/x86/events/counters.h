@@ -169,6 +169,23 @@ struct x86c_extra_state {
 };
 
 /**
+ * struct x86c_period_limit - the shortest sampling period a code takes
+ * @code: the event select and unit mask it applies to
+ * @mask: the bits of the control compared with @code: 0 for every event
+ * @min: the shortest period the hardware takes for them (errata: a
+ *	shorter one loses the interrupt, or two expire in one NMI)
+ * @align: a power of two the period is rounded down to, or 0
+ *
+ * A table ends with an entry without @min; the first match applies.
+ */
+struct x86c_period_limit {
+	u64	code;
+	u64	mask;
+	u32	min;
+	u32	align;
+};
+
+/**
  * struct x86c_cpu - one CPU's counters
  * @disabled: between pmu_disable and pmu_enable: nothing counts
  * @moved: some event's counter in @assign is not yet programmed: the
@@ -309,6 +326,7 @@ struct x86c_cache_event {
  * @nr_extra: how many
  * @extra_absent: the entries whose register the CPU lacks, bit per entry
  * @table: family constraints, ended by one with no cmask, or NULL
+ * @period_limits: the family's shortest sampling periods, or NULL
  * @fixed: constraints of the events a fixed counter can take
  * @nr_fixed_events: how many of @fixed
  * @any_gp: the constraint of an event without one
@@ -358,6 +376,7 @@ struct x86c_pmu {
 	const struct x86c_extra_reg	*extra_regs;
 	int				nr_extra;
 	u8				extra_absent;
+	const struct x86c_period_limit	*period_limits;
 	struct event_constraint		*table;
 	struct event_constraint		fixed[X86C_MAX_FIXED];
 	int				nr_fixed_events;
@@ -460,6 +479,8 @@ struct x86c_named_event {
  *	one without a name, or NULL
  * @nr_metrics: the topdown metrics of IA32_PERF_METRICS, where
  *	IA32_PERF_CAPABILITIES says it is there
+ * @period_limits: the shortest sampling periods, ended by an entry
+ *	without a minimum, or NULL for none
  * @atom: a hybrid family's E-cores, whose PMU has these tables (the
  *	fields above being the P-cores'), or NULL
  *
@@ -478,6 +499,7 @@ struct x86c_intel_family {
 	int				nr_extra;
 	const struct x86c_named_event	*named_events;
 	int				nr_metrics;
+	const struct x86c_period_limit	*period_limits;
 	const struct x86c_intel_family	*atom;
 };
 
@@ -586,6 +608,8 @@ struct x86c_period {
 
 struct x86c_period x86c_period_next(s64 left, u64 period, u64 max_period);
 u64 x86c_counter_load_value(s64 load, u64 cntval_mask);
+s64 x86c_limit_period(const struct x86c_period_limit *limits, u64 config,
+		      s64 load);
 
 /* pmi.c: the overflow interrupt */
 int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,

@@ -83,3 +83,32 @@ u64 x86c_counter_load_value(s64 load, u64 cntval_mask)
 {
 	return (u64)(-load) & cntval_mask;
 }
+
+/**
+ * x86c_limit_period - a load the hardware counts right
+ * @limits: the family's shortest periods, or NULL
+ * @config: the event's control
+ * @load: counts to the overflow
+ *
+ * The first limit whose code matches raises @load to its minimum and
+ * rounds it down to its alignment.  A load that comes out longer than
+ * the period left leaves the difference in period_left: the next
+ * period is that much shorter, so the samples keep their average rate.
+ *
+ * Return: the load to program.
+ */
+s64 x86c_limit_period(const struct x86c_period_limit *limits, u64 config,
+		      s64 load)
+{
+	const struct x86c_period_limit *l;
+
+	for (l = limits; l && l->min; l++) {
+		if ((config & l->mask) != l->code)
+			continue;
+		load = max_t(s64, load, l->min);
+		if (l->align)
+			load &= ~(s64)(l->align - 1);
+		break;
+	}
+	return load;
+}

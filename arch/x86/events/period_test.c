@@ -227,6 +227,31 @@ static void load_legacy_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, legacy_write(val, MASK48), 1ULL);
 }
 
+/* ---- x86c_limit_period -------------------------------------------- */
+
+/*
+ * The first matching limit applies, alone: a code's own before the
+ * one for every event; a load above the minimum is kept, or rounded
+ * down to the alignment; no limits, no change.
+ */
+static void limit_period_first_match(struct kunit *test)
+{
+	static const struct x86c_period_limit limits[] = {
+		{ .code = 0x01c0, .mask = 0xffff, .min = 128, .align = 64 },
+		{ .mask = 0, .min = 32 },
+		{ }
+	};
+	const u64 os_usr = BIT_ULL(16) | BIT_ULL(17);
+
+	KUNIT_EXPECT_EQ(test, x86c_limit_period(limits, os_usr | 0x01c0, 1), 128LL);
+	KUNIT_EXPECT_EQ(test, x86c_limit_period(limits, os_usr | 0x01c0, 130), 128LL);
+	KUNIT_EXPECT_EQ(test, x86c_limit_period(limits, os_usr | 0x01c0, 200), 192LL);
+	KUNIT_EXPECT_EQ(test, x86c_limit_period(limits, os_usr | 0x00c0, 1), 32LL);
+	KUNIT_EXPECT_EQ(test, x86c_limit_period(limits, os_usr | 0x00c0, 33), 33LL);
+	KUNIT_EXPECT_EQ(test, x86c_limit_period(limits + 2, 0x00c0, 1), 1LL);
+	KUNIT_EXPECT_EQ(test, x86c_limit_period(NULL, 0x01c0, 1), 1LL);
+}
+
 static struct kunit_case period_cases[] = {
 	KUNIT_CASE(delta_no_wrap),
 	KUNIT_CASE(delta_wrap),
@@ -239,6 +264,7 @@ static struct kunit_case period_cases[] = {
 	KUNIT_CASE(load_full_width),
 	KUNIT_CASE(load_legacy_sign_extends),
 	KUNIT_CASE(load_legacy_limit),
+	KUNIT_CASE(limit_period_first_match),
 	{}
 };
 

@@ -442,6 +442,7 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->nr_extra = 0;
 	p->extra_regs = NULL;
 	p->nr_metrics = 0;
+	p->period_limits = NULL;
 	if (!f) {
 		p->family_name = intel_generic_name(p->version);
 		return;
@@ -451,6 +452,7 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->cache_events = f->cache_events;
 	p->cache_refused = f->cache_refused;
 	p->named_events = f->named_events;
+	p->period_limits = f->period_limits;
 	if (f->extra_regs)
 		x86c_extra_probe(p, f->extra_regs, f->nr_extra);
 	if (p->perf_capabilities & INTEL_CAP_PERF_METRICS)

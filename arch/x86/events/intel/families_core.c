@@ -156,6 +156,12 @@ static const struct x86c_cache_event nehalem_cache_events[] = {
 #define NHM_STALLED_FRONTEND	0x0180010eULL
 #define NHM_STALLED_BACKEND	0x01803fb1ULL
 
+/* Nehalem: a period under 32 may lose its interrupt. */
+static const struct x86c_period_limit nehalem_period_limits[] = {
+	{ .mask = 0, .min = 32 },
+	{ }
+};
+
 const struct x86c_intel_family x86c_family_nehalem = {
 	.name		= "nehalem",
 	.models		= nehalem_models,
@@ -176,6 +182,7 @@ const struct x86c_intel_family x86c_family_nehalem = {
 	.cache_refused	= INTEL_CACHE_REFUSED,
 	.extra_regs	= nehalem_extra_regs,
 	.nr_extra	= ARRAY_SIZE(nehalem_extra_regs),
+	.period_limits	= nehalem_period_limits,
 };
 
 static const u8 westmere_models[] = {
@@ -553,6 +560,19 @@ static const struct x86c_cache_event haswell_cache_events[] = {
 	X86C_CACHE_END
 };
 
+/*
+ * Haswell: INST_RETIRED.ALL (0x01c0) needs a period over 100 (erratum
+ * HSW11), 128 here; any other event at least 32, as two counters with
+ * shorter periods may expire in one NMI.
+ */
+#define INST_RETIRED_ALL	0x01c0
+
+static const struct x86c_period_limit haswell_period_limits[] = {
+	{ .code = INST_RETIRED_ALL, .mask = INTEL_ARCH_EVENT_MASK, .min = 128 },
+	{ .mask = 0, .min = 32 },
+	{ }
+};
+
 const struct x86c_intel_family x86c_family_haswell = {
 	.name		= "haswell",
 	.models		= haswell_models,
@@ -562,6 +582,7 @@ const struct x86c_intel_family x86c_family_haswell = {
 	.extra_regs	= snb_server_extra_regs,
 	.nr_extra	= ARRAY_SIZE(snb_server_extra_regs),
 	.named_events	= sandybridge_named_events,
+	.period_limits	= haswell_period_limits,
 };
 
 static const u8 broadwell_models[] = {
@@ -610,6 +631,16 @@ static const struct x86c_cache_event broadwell_cache_events[] = {
 	X86C_CACHE_END
 };
 
+/*
+ * Broadwell: INST_RETIRED.ALL's period at least 100 (BDM11) with its low
+ * six bits clear (BDM55): 128 at least, a multiple of 64.
+ */
+static const struct x86c_period_limit broadwell_period_limits[] = {
+	{ .code = INST_RETIRED_ALL, .mask = INTEL_ARCH_EVENT_MASK, .min = 128,
+	  .align = 64 },
+	{ }
+};
+
 const struct x86c_intel_family x86c_family_broadwell = {
 	.name		= "broadwell",
 	.models		= broadwell_models,
@@ -619,4 +650,5 @@ const struct x86c_intel_family x86c_family_broadwell = {
 	.extra_regs	= snb_server_extra_regs,
 	.nr_extra	= ARRAY_SIZE(snb_server_extra_regs),
 	.named_events	= sandybridge_named_events,
+	.period_limits	= broadwell_period_limits,
 };

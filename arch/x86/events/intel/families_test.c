@@ -223,12 +223,38 @@ static void families_named_events_sane(struct kunit *test)
 		}
 }
 
+/*
+ * The errata the families' period limits stand for: Nehalem loses the
+ * interrupt of a period under 32; Haswell's INST_RETIRED.ALL needs over
+ * 100 (HSW11) and any other event 32; Broadwell's needs over 100 with
+ * the low six bits clear (BDM11, BDM55); Skylake has none.
+ */
+static void families_period_limits(struct kunit *test)
+{
+	const u64 inst_all = ARCH_PERFMON_EVENTSEL_USR | 0x01c0;
+	const u64 cycles = ARCH_PERFMON_EVENTSEL_USR | 0x003c;
+
+	KUNIT_EXPECT_EQ(test, x86c_limit_period(x86c_family_nehalem.period_limits,
+						cycles, 1), 32LL);
+	KUNIT_EXPECT_EQ(test, x86c_limit_period(x86c_family_haswell.period_limits,
+						inst_all, 100), 128LL);
+	KUNIT_EXPECT_EQ(test, x86c_limit_period(x86c_family_haswell.period_limits,
+						cycles, 1), 32LL);
+	KUNIT_EXPECT_EQ(test, x86c_limit_period(x86c_family_broadwell.period_limits,
+						inst_all, 1000), 960LL);
+	KUNIT_EXPECT_EQ(test, x86c_limit_period(x86c_family_broadwell.period_limits,
+						cycles, 1), 1LL);
+	KUNIT_EXPECT_EQ(test, x86c_limit_period(x86c_family_westmere.period_limits,
+						cycles, 1), 1LL);
+}
+
 static struct kunit_case families_cases[] = {
 	KUNIT_CASE(families_models_unique),
 	KUNIT_CASE(families_constraints_reachable),
 	KUNIT_CASE(families_cache_events_sane),
 	KUNIT_CASE(families_extra_regs_sane),
 	KUNIT_CASE(families_named_events_sane),
+	KUNIT_CASE(families_period_limits),
 	{}
 };
 
