@@ -481,6 +481,9 @@ struct x86c_named_event {
  *	IA32_PERF_CAPABILITIES says it is there
  * @period_limits: the shortest sampling periods, ended by an entry
  *	without a minimum, or NULL for none
+ * @core_more_gp: a hybrid family's P-cores' general-purpose counters
+ *	beyond those CPUID 0AH gives both kinds
+ * @core_more_fixed: and their fixed counters beyond, a bit each
  * @atom: a hybrid family's E-cores, whose PMU has these tables (the
  *	fields above being the P-cores'), or NULL
  *
@@ -500,6 +503,8 @@ struct x86c_intel_family {
 	const struct x86c_named_event	*named_events;
 	int				nr_metrics;
 	const struct x86c_period_limit	*period_limits;
+	u8				core_more_gp;
+	u64				core_more_fixed;
 	const struct x86c_intel_family	*atom;
 };
 

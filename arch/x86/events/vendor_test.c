@@ -180,6 +180,13 @@ static void intel_hybrid_split(struct kunit *test)
 	static const struct x86c_intel_family core_family = {
 		.name		= "test_hybrid",
 		.constraints	= core_table,
+		.core_more_gp	= 2,
+		.core_more_fixed = BIT_ULL(3),
+		.atom		= &atom_family,
+	};
+	/* A later part whose P-cores CPUID 0AH describes as they are. */
+	static const struct x86c_intel_family plain_family = {
+		.name		= "test_hybrid_plain",
 		.atom		= &atom_family,
 	};
 	struct counters_ctx *ctx = test->priv;
@@ -221,6 +228,14 @@ static void intel_hybrid_split(struct kunit *test)
 	x86c_intel_split_hybrid(p, atom, &core_family);
 	KUNIT_EXPECT_EQ(test, p->num_gp, 8);
 	KUNIT_EXPECT_EQ(test, p->num_fixed, 4);
+
+	/* A family with nothing more: both kinds get CPUID's counters. */
+	p->num_gp = 6;
+	p->fixed_present = GENMASK_ULL(2, 0);
+	x86c_intel_split_hybrid(p, atom, &plain_family);
+	KUNIT_EXPECT_EQ(test, p->num_gp, 6);
+	KUNIT_EXPECT_EQ(test, p->num_fixed, 3);
+	KUNIT_EXPECT_EQ(test, atom->num_gp, 6);
 }
 
 /*

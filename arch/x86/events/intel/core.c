@@ -470,8 +470,12 @@ static void intel_family_tables(struct x86c_pmu *p,
  * Alder Lake's and Raptor Lake's CPUID 0AH gives what both kinds of
  * core have: the E-cores' six general-purpose counters and fixed
  * counters 0-2.  A P-core has two general-purpose counters more and
- * fixed counter 3 (topdown slots).  Where firmware turned the E-cores
- * off, CPUID already gives the P-cores' eight: nothing is added then.
+ * fixed counter 3 (topdown slots): the family says so (core_more_gp,
+ * core_more_fixed).  Where firmware turned the E-cores off, CPUID
+ * already gives the P-cores' eight: nothing is added then.  Later
+ * hybrid parts say each kind's counters in CPUID leaf 23H, which is not
+ * read yet: without it their P-cores get what CPUID 0AH gives, as
+ * upstream gives them.
  */
 void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
 			     const struct x86c_intel_family *f)
@@ -483,9 +487,9 @@ void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
 
 	p->name = "cpu_core";
 	p->core_type = X86C_INTEL_CORE;
-	if (p->num_gp + 2 <= X86C_MAX_GP)
-		p->num_gp += 2;
-	intel_fixed_events(p, p->fixed_present | BIT_ULL(3));
+	if (p->num_gp + f->core_more_gp <= X86C_MAX_GP)
+		p->num_gp += f->core_more_gp;
+	intel_fixed_events(p, p->fixed_present | f->core_more_fixed);
 }
 
 /**
@@ -560,5 +564,8 @@ int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom)
 	intel_family_tables(p, f);
 	if (f && f->atom && boot_cpu_has(X86_FEATURE_HYBRID_CPU))
 		x86c_intel_split_hybrid(p, atom, f);
+	/* The metrics are shares of fixed counter 3's slots. */
+	if (!(p->fixed_present & BIT_ULL(3)))
+		p->nr_metrics = 0;
 	return 0;
 }

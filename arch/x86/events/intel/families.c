@@ -353,6 +353,8 @@ static const struct x86c_extra_reg redwood_cove_extra_regs[] = {
  * (intel/topdown.c), and the load and store events of perf mem.
  */
 static const struct x86c_named_event golden_cove_hybrid_named_events[] = {
+	/* first: Meteor Lake's P-cores have the rest (+ 1) without it */
+	{ "mem-loads-aux",	"event=0x03,umask=0x82", .bare = true },
 	{ "slots",			"event=0x00,umask=0x4", .bare = true },
 	{ "topdown-retiring",		"event=0x00,umask=0x80", .bare = true },
 	{ "topdown-bad-spec",		"event=0x00,umask=0x81", .bare = true },
@@ -364,7 +366,6 @@ static const struct x86c_named_event golden_cove_hybrid_named_events[] = {
 	{ "topdown-mem-bound",		"event=0x00,umask=0x87", .bare = true },
 	{ "mem-loads",		"event=0xcd,umask=0x1,ldlat=3", .bare = true },
 	{ "mem-stores",		"event=0xcd,umask=0x2", .bare = true },
-	{ "mem-loads-aux",	"event=0x03,umask=0x82", .bare = true },
 	{ }
 };
 
@@ -529,7 +530,36 @@ static const struct x86c_intel_family x86c_family_alderlake_hybrid = {
 	.nr_extra	= ARRAY_SIZE(golden_cove_extra_regs),
 	.named_events	= golden_cove_hybrid_named_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
+	.core_more_gp	= 2,
+	.core_more_fixed = BIT_ULL(3),	/* topdown slots */
 	.atom		= &x86c_family_gracemont_hybrid,
+};
+
+/*
+ * Meteor Lake (and Arrow Lake U): Redwood Cove P-cores beside Crestmont
+ * E-cores, each with their server siblings' extra registers.
+ */
+static const u8 meteorlake_hybrid_models[] = {
+	0xaa,	/* Meteor Lake L */
+	0xac,	/* Meteor Lake */
+	0xb5,	/* Arrow Lake U */
+	0
+};
+
+static const struct x86c_intel_family x86c_family_meteorlake_hybrid = {
+	.name		= "meteorlake_hybrid",
+	.models		= meteorlake_hybrid_models,
+	.event_map	= {
+		[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
+	},
+	.constraints	= sapphire_rapids_constraints,
+	.cache_events	= golden_cove_cache_events,
+	.cache_refused	= GOLDEN_COVE_CACHE_REFUSED,
+	.extra_regs	= redwood_cove_extra_regs,
+	.nr_extra	= ARRAY_SIZE(redwood_cove_extra_regs),
+	.named_events	= golden_cove_hybrid_named_events + 1,
+	.nr_metrics	= INTEL_TD_METRIC_NUM,
+	.atom		= &x86c_family_crestmont_hybrid,
 };
 
 /* Every family a model may belong to, ended by NULL. */
@@ -548,6 +578,7 @@ const struct x86c_intel_family *const x86c_intel_families[] = {
 	&x86c_family_sapphire_rapids,
 	&x86c_family_granite_rapids,
 	&x86c_family_alderlake_hybrid,
+	&x86c_family_meteorlake_hybrid,
 	&x86c_family_bonnell,
 	&x86c_family_silvermont,
 	&x86c_family_knights_landing,

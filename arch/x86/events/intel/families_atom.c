@@ -474,3 +474,18 @@ const struct x86c_intel_family x86c_family_crestmont = {
 	.nr_extra	= ARRAY_SIZE(crestmont_extra_regs),
 	.named_events	= crestmont_named_events,
 };
+
+/* Crestmont as Meteor Lake's E-cores. */
+const struct x86c_intel_family x86c_family_crestmont_hybrid = {
+	.name		= "meteorlake_hybrid",
+	.models		= no_models,	/* reached as meteorlake_hybrid's .atom */
+	.event_map	= {
+		[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
+	},
+	.constraints	= gracemont_constraints,
+	.cache_events	= tremont_cache_events,
+	.cache_refused	= INTEL_CACHE_REFUSED,
+	.extra_regs	= crestmont_extra_regs,
+	.nr_extra	= ARRAY_SIZE(crestmont_extra_regs),
+	.named_events	= gracemont_hybrid_named_events,
+};
