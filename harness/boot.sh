@@ -178,7 +178,8 @@ x86_64)
 	# on without Hyper-Threading, so that limits to counters 0-3
 	# show: the stock kernel's tables for that model,
 	# as hwfamily records and checks them; harness/lib.sh lists the
-	# models make check boots), amd (Zen core
+	# models make check boots), intel-hNN (the hybrid model as
+	# family 6 model NNH, for hwfamily likewise), amd (Zen core
 	# counters, 6)
 	# or amd-v2 (the same with PerfMonV2's global control and status,
 	# CPUID 0x80000022), or amd-f15h (the amd model as a family 15h
@@ -206,6 +207,10 @@ x86_64)
 		fam_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-m}))
 		qemu+=(-cpu "$fam_cpu,pmu-full-width=off,pmu-offcore=on,pmu-gp-counters=8$pmu_extra"
 		       -icount $icount) ;;
+	intel-h[0-9a-f][0-9a-f])
+		hybrid_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-h})),stepping=2
+		qemu+=(-cpu "$hybrid_cpu,pmu-version=5,pmu-hybrid=on,pmu-offcore=on$pmu_extra"
+		       -icount $icount) ;;
 	intel-hybrid)
 		hybrid_cpu=max,vendor=GenuineIntel,family=6,model=151,stepping=2
 		qemu+=(-cpu "$hybrid_cpu,pmu-version=5,pmu-hybrid=on,pmu-offcore=on$pmu_extra"
@@ -222,7 +227,7 @@ x86_64)
 		[ "$mode" = bench ] || [ "$mode" = script ] &&
 			qemu+=(-icount $icount) ;;
 	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, intel-skl," \
-	       "intel-mNN, intel-hybrid, amd, amd-v2, amd-f15h or none," \
+	       "intel-mNN, intel-hybrid, intel-hNN, amd, amd-v2, amd-f15h or none," \
 	       "not '$PMU_MODEL'" ;;
 	esac ;;
 arm64)

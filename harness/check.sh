@@ -85,6 +85,7 @@ if [ "$ARCH" = x86_64 ]; then
 	# (hwfamily.golden): one short boot per model of lib.sh's list.
 	if wanted hwfamily; then
 		for m in $INTEL_FAMILY_MODELS; do boots+=("intel-m$m hwfamily"); done
+		for m in $INTEL_HYBRID_MODELS; do boots+=("intel-h$m hwfamily"); done
 	fi
 	# The hybrid model: its own cases (every other binary expects one
 	# "cpu" PMU), and the perf-tool workflows on both of its PMUs.

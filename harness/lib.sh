@@ -36,6 +36,9 @@ JOBS=${JOBS:-$(nproc)}
 # Lake and its server part, Sapphire Rapids, Granite Rapids, Sierra
 # Forest (Crestmont) and Alder Lake-N (Gracemont alone).
 INTEL_FAMILY_MODELS="17 1a 2c 2a 2d 3a 3e 3c 3d 57 1c 37 5c 7a 86 5e 7e 6a 8f ad af be"
+# The hybrid ones (PMU_MODEL intel-hNN, our hybrid model: a P-core and
+# an E-core): Alder Lake and Meteor Lake.
+INTEL_HYBRID_MODELS="97 aa"
 
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
 export CCACHE_BASEDIR=$BUILD

@@ -25,6 +25,9 @@
  *  - period: the shortest sample period a few codes take, and whether
  *    PERF_EVENT_IOC_PERIOD refuses one of 1 (errata limits).
  *
+ * A hybrid part's two PMUs (cpu_core, cpu_atom) are each reported so,
+ * their lines naming them after the area.
+ *
  * "hwfamily --report" prints those lines.  The harness records them on
  * the stock kernel, one section per CPU model (make families
  * RECORD=1), into hwfamily.golden, which this binary carries; run as a
@@ -35,19 +38,20 @@
 #include "perf_test.h"
 #include "hw_test.h"
 
-/* The recorded sections, NUL-terminated (the Makefile names the file). */
-#ifndef HWFAMILY_GOLDEN
-#define HWFAMILY_GOLDEN "hwfamily.golden"
-#endif
-asm(".pushsection .rodata\n"
-    ".global hwfamily_golden\n"
-    "hwfamily_golden:\n"
-    ".incbin \"" HWFAMILY_GOLDEN "\"\n"
-    ".byte 0\n"
-    ".popsection\n");
-extern const char hwfamily_golden[];
+#include "hwfamily_golden.h"
 
-#define CPU_PMU EVENT_SOURCE "/cpu"
+/*
+ * The PMU being reported: "cpu", or on a hybrid part each of cpu_core
+ * and cpu_atom in turn, whose lines then name it after their area.
+ */
+static struct {
+	const char	*name;
+	__u32		type;		/* its perf_event_attr.type */
+	__u64		ext;		/* generic events: type << 32, hybrid */
+	const char	*label;		/* "" or "cpu_core " */
+} pmu_now = { "cpu", PERF_TYPE_RAW, 0, "" };
+
+static const char *const hybrid_pmus[] = { "cpu_core", "cpu_atom" };
 
 /* A report: lines, each "area rest". */
 struct report {
@@ -66,6 +70,15 @@ static void report_add(struct report *r, const char *fmt, ...)
 	va_end(ap);
 	if (!s)
 		return;
+	if (*pmu_now.label) {
+		char *sp = strchr(s, ' '), *t;
+
+		if (sp && asprintf(&t, "%.*s %s%s", (int)(sp - s), s,
+				   pmu_now.label, sp + 1) >= 0) {
+			free(s);
+			s = t;
+		}
+	}
 	if (r->n == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 256;
 		r->line = realloc(r->line, r->cap * sizeof(*r->line));
@@ -139,6 +152,60 @@ static void count_counters(void)
 #endif
 }
 
+static int group_fit(const __u64 (*cfg)[2], int n, int cap);
+
+/*
+ * Make @name the PMU reported.  A hybrid PMU's counters are not those
+ * CPUID 0AH gives (it gives what both kinds have): its general-purpose
+ * ones are as many as events of code 0 (no family limits it) fit one
+ * group, and its fixed ones are left to the group limit.
+ */
+static int pmu_select(const char *name)
+{
+	static char label[32];
+	char path[256];
+	long type;
+
+	snprintf(path, sizeof(path), EVENT_SOURCE "/%s/type", name);
+	type = read_long(path);
+	if (type < 0)
+		return -1;
+	pmu_now.name = name;
+	pmu_now.type = type;
+	count_counters();
+	if (!strcmp(name, "cpu")) {
+		pmu_now.ext = 0;
+		pmu_now.label = "";
+	} else {
+		const __u64 code0[1][2] = { { 0, 0 } };
+
+		pmu_now.ext = (__u64)type << 32;
+		snprintf(label, sizeof(label), "%s ", name);
+		pmu_now.label = label;
+		gp_counters = group_fit(code0, 1, HW_MAX_COUNTERS);
+		fixed_counters = HW_MAX_COUNTERS - 1 - gp_counters;
+	}
+	return 0;
+}
+
+/* Call @fill for each PMU there is: "cpu", or a hybrid part's two. */
+static int report_pmus(struct report *r, void (*fill)(struct report *))
+{
+	unsigned int i;
+	int n = 0;
+
+	if (!pmu_select("cpu")) {
+		fill(r);
+		return 1;
+	}
+	for (i = 0; i < ARRAY_SIZE(hybrid_pmus); i++)
+		if (!pmu_select(hybrid_pmus[i])) {
+			fill(r);
+			n++;
+		}
+	return n;
+}
+
 /* sysfs: one line per file, its content with newlines written as \n. */
 static void sysfs_dir(struct report *r, const char *sub)
 {
@@ -146,14 +213,15 @@ static void sysfs_dir(struct report *r, const char *sub)
 	struct dirent **names;
 	int n, i, len, j, k;
 
-	snprintf(path, sizeof(path), CPU_PMU "%s%s", *sub ? "/" : "", sub);
+	snprintf(path, sizeof(path), EVENT_SOURCE "/%s%s%s", pmu_now.name,
+		 *sub ? "/" : "", sub);
 	n = scandir(path, &names, NULL, alphasort);
 	for (i = 0; i < n; i++) {
 		const char *f = names[i]->d_name;
 		struct stat st;
 
-		snprintf(path, sizeof(path), CPU_PMU "%s%s/%s",
-			 *sub ? "/" : "", sub, f);
+		snprintf(path, sizeof(path), EVENT_SOURCE "/%s%s%s/%s",
+			 pmu_now.name, *sub ? "/" : "", sub, f);
 		if (*f == '.' || stat(path, &st) || !S_ISREG(st.st_mode) ||
 		    !strcmp(f, "type") || !strcmp(f, "uevent") ||
 		    !strcmp(f, "perf_event_mux_interval_ms"))
@@ -221,13 +289,17 @@ static void report_generic(struct report *r)
 
 	for (i = 0; i < PERF_COUNT_HW_MAX; i++)
 		report_add(r, "hw %d %s", i,
-			   err_name(open_result(PERF_TYPE_HARDWARE, i, 0)));
+			   err_name(open_result(PERF_TYPE_HARDWARE,
+						i | pmu_now.ext, 0)));
 	for (c = 0; c < PERF_COUNT_HW_CACHE_MAX; c++)
 		for (op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++)
-			for (res = 0; res < PERF_COUNT_HW_CACHE_RESULT_MAX; res++)
+			for (res = 0; res < PERF_COUNT_HW_CACHE_RESULT_MAX; res++) {
+				__u64 id = c | op << 8 | res << 16 | pmu_now.ext;
+
 				report_add(r, "cache %d-%d-%d %s", c, op, res,
 					   err_name(open_result(PERF_TYPE_HW_CACHE,
-						c | op << 8 | res << 16, 0)));
+								id, 0)));
+			}
 }
 
 /*
@@ -239,11 +311,11 @@ static int group_fit(const __u64 (*cfg)[2], int n, int cap)
 	int fd[HW_MAX_COUNTERS + 4];
 	int k, fit;
 
-	fd[0] = open_attr(PERF_TYPE_RAW, cfg[0][0], cfg[0][1], -1);
+	fd[0] = open_attr(pmu_now.type, cfg[0][0], cfg[0][1], -1);
 	if (fd[0] < 0)
 		return -errno;
 	for (k = 1; k < cap; k++) {
-		fd[k] = open_attr(PERF_TYPE_RAW, cfg[k % n][0], cfg[k % n][1],
+		fd[k] = open_attr(pmu_now.type, cfg[k % n][0], cfg[k % n][1],
 				  fd[0]);
 		if (fd[k] < 0)
 			break;
@@ -341,6 +413,7 @@ static void report_counters(struct report *r)
 static const unsigned int extra_codes[] = {
 	0x0b, 0x27, 0x2a, 0x2b, 0xa6, 0xad, 0xb7, 0xbb, 0xc2, 0xc6, 0xcd, 0xd0,
 };
+
 static const unsigned int extra_umasks[] = {
 	0x01, 0x02, 0x03, 0x04, 0x05, 0x10, 0x40,
 };
@@ -355,7 +428,7 @@ static void report_extra(struct report *r)
 			__u64 valid = 0, c[2][2];
 			int bits[2], nb = 0, err;
 
-			err = open_result(PERF_TYPE_RAW, config, 0);
+			err = open_result(pmu_now.type, config, 0);
 			if (err) {
 				report_add(r, "extra %#llx %s",
 					   (unsigned long long)config,
@@ -363,7 +436,7 @@ static void report_extra(struct report *r)
 				continue;
 			}
 			for (bit = 0; bit < 64; bit++) {
-				if (open_result(PERF_TYPE_RAW, config,
+				if (open_result(pmu_now.type, config,
 						1ULL << bit))
 					continue;
 				valid |= 1ULL << bit;
@@ -375,7 +448,8 @@ static void report_extra(struct report *r)
 				   (unsigned long long)valid);
 			if (nb < 2 || !~valid)
 				continue;
-			c[0][0] = c[1][0] = config;
+			c[0][0] = config;
+			c[1][0] = config;
 			c[0][1] = 1ULL << bits[0];
 			c[1][1] = 1ULL << bits[1];
 			report_add(r, "extra-share %#llx %d",
@@ -391,7 +465,7 @@ static int open_sampling(__u64 config, __u64 period)
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_RAW;
+	attr.type = pmu_now.type;
 	attr.config = config;
 	attr.sample_period = period;
 	attr.disabled = 1;
@@ -440,9 +514,8 @@ static void report_periods(struct report *r)
 	}
 }
 
-static void make_report(struct report *r)
+static void report_all(struct report *r)
 {
-	count_counters();
 	report_sysfs(r);
 	report_generic(r);
 	report_counters(r);
@@ -507,10 +580,8 @@ static void check_area(struct __test_metadata *_metadata,
 
 	if (cpu_key(key, sizeof(key)))
 		SKIP(return, "not an Intel CPU with architectural perfmon");
-	if (access(CPU_PMU, F_OK))
-		SKIP(return, "no \"cpu\" PMU (a hybrid part has one per core kind)");
-	count_counters();
-	fill(&r);
+	if (!report_pmus(&r, fill))
+		SKIP(return, "no core PMU: cpu, or cpu_core and cpu_atom");
 	diff = compare_area(_metadata, &r, key, area);
 	report_free(&r);
 	if (diff < 0)
@@ -568,7 +639,7 @@ int main(int argc, char **argv)
 		return test_harness_run(argc, argv);
 	if (cpu_key(key, sizeof(key)))
 		return 2;
-	make_report(&r);
+	report_pmus(&r, report_all);
 	printf("[%s]\n", key);
 	for (i = 0; i < r.n; i++)
 		printf("%s\n", r.line[i]);
