@@ -1,6 +1,7 @@
 #!/bin/bash
 # make families: record the stock kernel's hwfamily report on each Intel
-# model of INTEL_FAMILY_MODELS (lib.sh) into the suite's hwfamily.golden,
+# model of INTEL_FAMILY_MODELS and INTEL_HYBRID_MODELS (lib.sh) into the
+# suite's hwfamily.golden,
 # which hwfamily then holds every kernel to (make check boots ours on
 # each model).  Run it after a change of the model list, of hwfamily's
 # report, or of the base tree; commit the file it writes.
@@ -23,7 +24,8 @@ echo "@@REPORT-END"
 GUEST
 {
 	echo "# hwfamily.c's report on the stock kernel ($(cat "$BUILD/base-version")),"
-	echo "# a section per Intel family 6 model of our QEMU (PMU_MODEL=intel-mNN)."
+	echo "# a section per Intel family 6 model of our QEMU (PMU_MODEL=intel-mNN,"
+	echo "# intel-hNN for the hybrid ones)."
 	echo "# Written by make families (harness/families.sh); do not edit."
 } > "$new"
 for model in $INTEL_FAMILY_MODELS $INTEL_HYBRID_MODELS; do
