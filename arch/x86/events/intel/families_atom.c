@@ -139,26 +139,15 @@ static const struct x86c_extra_reg knights_landing_extra_regs[] = {
 };
 
 /*
- * Silvermont's cache events, with Knights Landing's memory selections;
- * the write misses and the prefetches would select bits its first
- * off-core response register lacks (4, 33-34): refused, as upstream
- * refuses them.
+ * Silvermont's cache events, but for the write misses and prefetches,
+ * which would select bits Knights Landing's first off-core response
+ * register lacks (4, 33-34): refused, as upstream refuses them.
  */
 static const struct x86c_cache_event knights_landing_cache_events[] = {
-	X86C_CACHE(L1D, READ, MISS, 0x0104),
-	X86C_CACHE(L1I, READ, ACCESS, 0x0380),
-	X86C_CACHE(L1I, READ, MISS, 0x0280),
-	X86C_CACHE_EXTRA(LL, READ, ACCESS, 0x01b7, 0x10001),
-	X86C_CACHE_EXTRA(LL, WRITE, ACCESS, 0x01b7, 0x10002),
 	X86C_CACHE_NO_RESULT(LL, WRITE, MISS),
 	X86C_CACHE_NO_RESULT(LL, PREFETCH, ACCESS),
 	X86C_CACHE_NO_RESULT(LL, PREFETCH, MISS),
-	X86C_CACHE(DTLB, READ, MISS, 0x0804),
-	X86C_CACHE(ITLB, READ, ACCESS, 0x00c0),
-	X86C_CACHE(ITLB, READ, MISS, 0x40205),
-	X86C_CACHE(BPU, READ, ACCESS, 0x00c4),
-	X86C_CACHE(BPU, READ, MISS, 0x00c5),
-	X86C_CACHE_END
+	X86C_CACHE_END_THEN(silvermont_cache_events)
 };
 
 const struct x86c_intel_family x86c_family_knights_landing = {
