@@ -110,9 +110,7 @@ int x86c_extra_get(struct x86c_pmu *p, struct x86c_extra_state *st,
 {
 	struct hw_perf_event *hwc = &event->hw;
 	struct hw_perf_event_extra *er = &hwc->extra_reg;
-	int i = er->idx;
-
-	int slot;
+	int i = er->idx, slot;
 
 	if (!er->reg || (commit && er->alloc))
 		return 0;
