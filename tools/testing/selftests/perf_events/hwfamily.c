@@ -257,7 +257,12 @@ static void report_sysfs(struct report *r)
 	sysfs_dir(r, "format");
 }
 
-static int open_attr(__u32 type, __u64 config, __u64 config1, int group)
+/*
+ * A user-only event of this task: counting, or sampling every @period;
+ * a leader (@group -1) starts disabled.
+ */
+static int open_event(__u32 type, __u64 config, __u64 config1, __u64 period,
+		      int group)
 {
 	struct perf_event_attr attr;
 
@@ -266,10 +271,16 @@ static int open_attr(__u32 type, __u64 config, __u64 config1, int group)
 	attr.type = type;
 	attr.config = config;
 	attr.config1 = config1;
+	attr.sample_period = period;
 	attr.disabled = group < 0;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	return sys_perf_event_open(&attr, 0, -1, group, 0);
+}
+
+static int open_attr(__u32 type, __u64 config, __u64 config1, int group)
+{
+	return open_event(type, config, config1, 0, group);
 }
 
 /* 0 when the event opens alone, else the errno. */
@@ -458,20 +469,10 @@ static void report_extra(struct report *r)
 		}
 }
 
-/* A sampling event of @config with @period, or -errno. */
+/* A sampling event of @config every @period: its fd, or -1 (errno). */
 static int open_sampling(__u64 config, __u64 period)
 {
-	struct perf_event_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = pmu_now.type;
-	attr.config = config;
-	attr.sample_period = period;
-	attr.disabled = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	return sys_perf_event_open(&attr, 0, -1, -1, 0);
+	return open_event(pmu_now.type, config, 0, period, -1);
 }
 
 /*
