@@ -451,15 +451,36 @@ struct x86c_pmu {
  * @value: its content, an event string or a scale
  * @value_smt: what it says instead where a core runs more than one
  *	thread (the event then counts both threads), or NULL for the same
- * @bare: @value is shown without a newline (as upstream shows a hybrid
- *	part's events), as is @value_smt always
+ * @then: in a table's end (no @name), the table that follows, or NULL
+ *
+ * A family's list may end in another's: what Alder Lake's P-cores show
+ * is their own event, then Meteor Lake's, then Golden Cove's topdown
+ * events, then Ice Lake's.
  */
 struct x86c_named_event {
-	const char	*name;
-	const char	*value;
-	const char	*value_smt;
-	bool		bare;
+	const char				*name;
+	const char				*value;
+	const char				*value_smt;
+	const struct x86c_named_event		*then;
 };
+
+#define X86C_NAMED_END			{ }
+/* The end of a table whose events @other's follow. */
+#define X86C_NAMED_END_THEN(other)	{ .then = (other) }
+
+/* @e, or where its table's end leads if it is one; NULL at the end. */
+static inline const struct x86c_named_event *
+x86c_named_skip_ends(const struct x86c_named_event *e)
+{
+	while (e && !e->name)
+		e = e->then;
+	return e;
+}
+
+/* Every named event of the list @first starts, chained tables included. */
+#define x86c_for_each_named(e, first)					\
+	for (e = x86c_named_skip_ends(first); e;			\
+	     e = x86c_named_skip_ends(e + 1))
 
 /**
  * struct x86c_intel_family - what one Intel core family adds to the

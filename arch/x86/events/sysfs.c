@@ -190,8 +190,8 @@ X86C_EVENT_ATTR(ref_cycles, "ref-cycles", PERF_COUNT_HW_REF_CPU_CYCLES);
 /*
  * The family's named events (struct x86c_named_event), in slots the
  * probe fills, X86C_MAX_NAMED for each PMU: a slot is shown in its
- * PMU's directory only.  As upstream, the ones that read otherwise with
- * SMT end without a newline, the others with one.
+ * PMU's directory only.  As upstream, a hybrid part's and the ones that
+ * read otherwise with SMT end without a newline, the others with one.
  */
 struct x86c_named_attr {
 	struct device_attribute		attr;
@@ -202,11 +202,12 @@ struct x86c_named_attr {
 static ssize_t x86c_named_show(struct device *dev,
 			       struct device_attribute *attr, char *page)
 {
-	const struct x86c_named_event *e =
-		container_of(attr, struct x86c_named_attr, attr)->event;
+	struct x86c_named_attr *named =
+		container_of(attr, struct x86c_named_attr, attr);
+	const struct x86c_named_event *e = named->event;
 	const char *value = e->value;
 
-	if (!e->value_smt && !e->bare)
+	if (!e->value_smt && !named->pmu->core_type)
 		return sysfs_emit(page, "%s\n", value);
 	if (e->value_smt && topology_max_smt_threads() > 1)
 		value = e->value_smt;
@@ -345,7 +346,7 @@ const struct attribute_group *x86c_attr_groups[] = {
  */
 void x86c_sysfs_init(struct x86c_pmu *p)
 {
-	const struct x86c_named_event *e = p->named_events;
+	const struct x86c_named_event *e;
 	struct x86c_named_attr *slot = x86c_named;
 	int n;
 
@@ -359,14 +360,16 @@ void x86c_sysfs_init(struct x86c_pmu *p)
 		slot += X86C_MAX_NAMED;
 	if (WARN_ON_ONCE(slot == x86c_named + ARRAY_SIZE(x86c_named)))
 		return;
-	for (n = 0; e && e[n].name; n++) {
+	n = 0;
+	x86c_for_each_named(e, p->named_events) {
 		if (WARN_ON_ONCE(n == X86C_MAX_NAMED))
 			break;
 		sysfs_attr_init(&slot[n].attr.attr);
-		slot[n].attr.attr.name = e[n].name;
+		slot[n].attr.attr.name = e->name;
 		slot[n].attr.attr.mode = 0444;
 		slot[n].attr.show = x86c_named_show;
-		slot[n].event = &e[n];
+		slot[n].event = e;
+		n++;
 	}
 	for (n = 0; n < X86C_MAX_NAMED; n++)
 		slot[n].pmu = p;

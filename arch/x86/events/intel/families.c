@@ -348,25 +348,38 @@ static const struct x86c_extra_reg redwood_cove_extra_regs[] = {
 };
 
 /*
- * A hybrid part's events/ files, which upstream shows without newline:
- * fixed counter 3's slots, the eight categories of IA32_PERF_METRICS
- * (intel/topdown.c), and the load and store events of perf mem.
+ * Fixed counter 3's slots and the four level-1 categories of
+ * IA32_PERF_METRICS (intel/topdown.c), from Ice Lake on.
  */
+static const struct x86c_named_event icelake_topdown_events[] = {
+	{ "slots",		"event=0x00,umask=0x4" },
+	{ "topdown-retiring",	"event=0x00,umask=0x80" },
+	{ "topdown-bad-spec",	"event=0x00,umask=0x81" },
+	{ "topdown-fe-bound",	"event=0x00,umask=0x82" },
+	{ "topdown-be-bound",	"event=0x00,umask=0x83" },
+	X86C_NAMED_END
+};
+
+/* Golden Cove's four level-2 categories, then Ice Lake's. */
+static const struct x86c_named_event golden_cove_topdown_events[] = {
+	{ "topdown-heavy-ops",	   "event=0x00,umask=0x84" },
+	{ "topdown-br-mispredict", "event=0x00,umask=0x85" },
+	{ "topdown-fetch-lat",	   "event=0x00,umask=0x86" },
+	{ "topdown-mem-bound",	   "event=0x00,umask=0x87" },
+	X86C_NAMED_END_THEN(icelake_topdown_events)
+};
+
+/* A hybrid part's P-cores show the load and store events of perf mem. */
+static const struct x86c_named_event redwood_cove_hybrid_named_events[] = {
+	{ "mem-loads",		"event=0xcd,umask=0x1,ldlat=3" },
+	{ "mem-stores",		"event=0xcd,umask=0x2" },
+	X86C_NAMED_END_THEN(golden_cove_topdown_events)
+};
+
+/* Alder Lake's need the auxiliary load event too (as Sapphire Rapids). */
 static const struct x86c_named_event golden_cove_hybrid_named_events[] = {
-	/* first: Meteor Lake's P-cores have the rest (+ 1) without it */
-	{ "mem-loads-aux",	"event=0x03,umask=0x82", .bare = true },
-	{ "slots",			"event=0x00,umask=0x4", .bare = true },
-	{ "topdown-retiring",		"event=0x00,umask=0x80", .bare = true },
-	{ "topdown-bad-spec",		"event=0x00,umask=0x81", .bare = true },
-	{ "topdown-fe-bound",		"event=0x00,umask=0x82", .bare = true },
-	{ "topdown-be-bound",		"event=0x00,umask=0x83", .bare = true },
-	{ "topdown-heavy-ops",		"event=0x00,umask=0x84", .bare = true },
-	{ "topdown-br-mispredict",	"event=0x00,umask=0x85", .bare = true },
-	{ "topdown-fetch-lat",		"event=0x00,umask=0x86", .bare = true },
-	{ "topdown-mem-bound",		"event=0x00,umask=0x87", .bare = true },
-	{ "mem-loads",		"event=0xcd,umask=0x1,ldlat=3", .bare = true },
-	{ "mem-stores",		"event=0xcd,umask=0x2", .bare = true },
-	{ }
+	{ "mem-loads-aux",	"event=0x03,umask=0x82" },
+	X86C_NAMED_END_THEN(redwood_cove_hybrid_named_events)
 };
 
 /*
@@ -557,7 +570,7 @@ static const struct x86c_intel_family x86c_family_meteorlake_hybrid = {
 	.cache_refused	= GOLDEN_COVE_CACHE_REFUSED,
 	.extra_regs	= redwood_cove_extra_regs,
 	.nr_extra	= ARRAY_SIZE(redwood_cove_extra_regs),
-	.named_events	= golden_cove_hybrid_named_events + 1,
+	.named_events	= redwood_cove_hybrid_named_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
 	.atom		= &x86c_family_crestmont_hybrid,
 };

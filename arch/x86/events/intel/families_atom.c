@@ -392,12 +392,12 @@ const struct x86c_intel_family x86c_family_gracemont = {
 
 /* The four top-down levels are plain events on Gracemont. */
 static const struct x86c_named_event gracemont_hybrid_named_events[] = {
-	{ "topdown-retiring",	"event=0xc2,umask=0x0", .bare = true },
-	{ "topdown-bad-spec",	"event=0x73,umask=0x0", .bare = true },
-	{ "topdown-fe-bound",	"event=0x71,umask=0x0", .bare = true },
-	{ "topdown-be-bound",	"event=0x74,umask=0x0", .bare = true },
-	{ "mem-loads",		"event=0xd0,umask=0x5,ldlat=3", .bare = true },
-	{ "mem-stores",		"event=0xd0,umask=0x6", .bare = true },
+	{ "topdown-retiring",	"event=0xc2,umask=0x0" },
+	{ "topdown-bad-spec",	"event=0x73,umask=0x0" },
+	{ "topdown-fe-bound",	"event=0x71,umask=0x0" },
+	{ "topdown-be-bound",	"event=0x74,umask=0x0" },
+	{ "mem-loads",		"event=0xd0,umask=0x5,ldlat=3" },
+	{ "mem-stores",		"event=0xd0,umask=0x6" },
 	{ }
 };
 

@@ -207,20 +207,30 @@ static void families_extra_regs_sane(struct kunit *test)
 	}
 }
 
-/* Named events: a name once, a value each. */
+/*
+ * Named events, chained tables included: a name once, a value each, no
+ * more than sysfs.c has slots for.
+ */
 static void families_named_events_sane(struct kunit *test)
 {
 	const struct x86c_named_event *e, *d;
 	const struct x86c_intel_family *f;
-	int n;
+	int n, count;
 
-	for (n = 0; (f = family_at(n)); n++)
-		for (e = f->named_events; e && e->name; e++) {
+	for (n = 0; (f = family_at(n)); n++) {
+		count = 0;
+		x86c_for_each_named(e, f->named_events) {
 			KUNIT_EXPECT_NOT_NULL(test, e->value);
-			for (d = f->named_events; d != e; d++)
+			x86c_for_each_named(d, f->named_events) {
+				if (d == e)
+					break;
 				KUNIT_EXPECT_STRNEQ_MSG(test, d->name, e->name,
 							"%s", f->name);
+			}
+			count++;
 		}
+		KUNIT_EXPECT_LE_MSG(test, count, X86C_MAX_NAMED, "%s", f->name);
+	}
 }
 
 /*
