@@ -472,10 +472,12 @@ static void intel_family_tables(struct x86c_pmu *p,
  * counters 0-2.  A P-core has two general-purpose counters more and
  * fixed counter 3 (topdown slots): the family says so (core_more_gp,
  * core_more_fixed).  Where firmware turned the E-cores off, CPUID
- * already gives the P-cores' eight: nothing is added then.  Later
- * hybrid parts say each kind's counters in CPUID leaf 23H, which is not
- * read yet: without it their P-cores get what CPUID 0AH gives, as
- * upstream gives them.
+ * already gives the P-cores' eight: nothing is added then.  The P-cores
+ * have IA32_PERF_METRICS, which IA32_PERF_CAPABILITIES does not announce
+ * (it describes what every kind of core has): the family's metrics are
+ * theirs without it, as upstream gives them.  Later hybrid parts say
+ * each kind's counters in CPUID leaf 23H, which is not read yet: without
+ * it their P-cores get what CPUID 0AH gives, as upstream gives them.
  */
 void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
 			     const struct x86c_intel_family *f)
@@ -490,6 +492,7 @@ void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
 	if (p->num_gp + f->core_more_gp <= X86C_MAX_GP)
 		p->num_gp += f->core_more_gp;
 	intel_fixed_events(p, p->fixed_present | f->core_more_fixed);
+	p->nr_metrics = f->nr_metrics;
 }
 
 /**
