@@ -178,7 +178,9 @@ x86_64)
 	# on without Hyper-Threading, so that limits to counters 0-3
 	# show: the stock kernel's tables for that model,
 	# as hwfamily records and checks them; harness/lib.sh lists the
-	# models make check boots), intel-hNN (the hybrid model as
+	# models make check boots), intel-tNN (the same, perfmon v5 with
+	# fixed counter 3 and IA32_PERF_METRICS, as Ice Lake and later
+	# have them: the topdown events), intel-hNN (the hybrid model as
 	# family 6 model NNH, for hwfamily likewise), amd (Zen core
 	# counters, 6)
 	# or amd-v2 (the same with PerfMonV2's global control and status,
@@ -207,6 +209,10 @@ x86_64)
 		fam_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-m}))
 		qemu+=(-cpu "$fam_cpu,pmu-full-width=off,pmu-offcore=on,pmu-gp-counters=8$pmu_extra"
 		       -icount $icount) ;;
+	intel-t[0-9a-f][0-9a-f])
+		td_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-t}))
+		qemu+=(-cpu "$td_cpu,pmu-version=5,pmu-metrics=on,pmu-offcore=on,pmu-gp-counters=8$pmu_extra"
+		       -icount $icount) ;;
 	intel-h[0-9a-f][0-9a-f])
 		hybrid_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-h})),stepping=2
 		qemu+=(-cpu "$hybrid_cpu,pmu-version=5,pmu-hybrid=on,pmu-offcore=on$pmu_extra"
@@ -227,7 +233,7 @@ x86_64)
 		[ "$mode" = bench ] || [ "$mode" = script ] &&
 			qemu+=(-icount $icount) ;;
 	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, intel-skl," \
-	       "intel-mNN, intel-hybrid, intel-hNN, amd, amd-v2, amd-f15h or none," \
+	       "intel-mNN, intel-tNN, intel-hybrid, intel-hNN, amd, amd-v2, amd-f15h or none," \
 	       "not '$PMU_MODEL'" ;;
 	esac ;;
 arm64)

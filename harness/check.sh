@@ -84,8 +84,9 @@ if [ "$ARCH" = x86_64 ]; then
 	# Each Intel family's tables, held to stock's recorded answers
 	# (hwfamily.golden): one short boot per model of lib.sh's list.
 	if wanted hwfamily; then
-		for m in $INTEL_FAMILY_MODELS; do boots+=("intel-m$m hwfamily"); done
-		for m in $INTEL_HYBRID_MODELS; do boots+=("intel-h$m hwfamily"); done
+		for m in $INTEL_FAMILY_MODELS $INTEL_HYBRID_MODELS; do
+			boots+=("$(intel_family_pmu "$m") hwfamily")
+		done
 	fi
 	# The hybrid model: its own cases (every other binary expects one
 	# "cpu" PMU), and the perf-tool workflows on both of its PMUs.

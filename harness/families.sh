@@ -25,13 +25,12 @@ GUEST
 {
 	echo "# hwfamily.c's report on the stock kernel ($(cat "$BUILD/base-version")),"
 	echo "# a section per Intel family 6 model of our QEMU (PMU_MODEL=intel-mNN,"
-	echo "# intel-hNN for the hybrid ones)."
+	echo "# intel-tNN for those with topdown metrics, intel-hNN for the hybrid"
+	echo "# ones)."
 	echo "# Written by make families (harness/families.sh); do not edit."
 } > "$new"
-for model in $INTEL_FAMILY_MODELS $INTEL_HYBRID_MODELS; do
-	m=${model#h}
-	[[ " $INTEL_HYBRID_MODELS " == *" $model "* ]] && kind=h || kind=m
-	run=$(KERNEL=stock PMU_MODEL=intel-$kind$m SCRIPT=$script \
+for m in $INTEL_FAMILY_MODELS $INTEL_HYBRID_MODELS; do
+	run=$(KERNEL=stock PMU_MODEL=$(intel_family_pmu "$m") SCRIPT=$script \
 		bash "$HARNESS/boot.sh" script hwfamily | tail -n 1)
 	# A console line a kernel developer would stop at means the model
 	# is not good enough to record stock's answers on.

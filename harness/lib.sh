@@ -39,6 +39,23 @@ INTEL_FAMILY_MODELS="17 1a 2c 2a 2d 3a 3e 3c 3d 57 1c 37 5c 7a 86 5e 7e 6a 8f ad
 # The hybrid ones (PMU_MODEL intel-hNN, our hybrid model: a P-core and
 # an E-core): Alder Lake and Meteor Lake.
 INTEL_HYBRID_MODELS="97 aa"
+# Those of INTEL_FAMILY_MODELS booted with the topdown metrics (PMU_MODEL
+# intel-tNN: perfmon v5, fixed counter 3 and IA32_PERF_METRICS), as the
+# parts are: Ice Lake client, Sapphire Rapids, Granite Rapids.  Ice
+# Lake's server part (6a) stays intel-mNN, without them, as a KVM
+# guest's perfmon v2 shows the same cores.
+INTEL_TOPDOWN_MODELS="7e 8f ad"
+
+# intel_family_pmu NN: the PMU_MODEL that boots model NN for hwfamily.
+intel_family_pmu() {
+	if [[ " $INTEL_HYBRID_MODELS " == *" $1 "* ]]; then
+		echo "intel-h$1"
+	elif [[ " $INTEL_TOPDOWN_MODELS " == *" $1 "* ]]; then
+		echo "intel-t$1"
+	else
+		echo "intel-m$1"
+	fi
+}
 
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.ccache}
 export CCACHE_BASEDIR=$BUILD

@@ -344,8 +344,10 @@ struct x86c_cache_event {
  * @named_events: events/ files beside the generic events, ended by one
  *	without a name, or NULL
  * @fixed_present: the fixed counters there are, a bit each
+ * @perf_metrics: Intel: IA32_PERF_METRICS is there (its capability bit,
+ *	or a hybrid part's P-core); its events are listed in events/
  * @nr_metrics: Intel: the topdown metrics IA32_PERF_METRICS reports, 0
- *	without it
+ *	without it or without fixed counter 3 (the slots they share out)
  * @metric: the constraint of each metric event: its own index
  */
 struct x86c_pmu {
@@ -392,6 +394,7 @@ struct x86c_pmu {
 	const char			*family_name;
 	const struct x86c_named_event	*named_events;
 	u64				fixed_present;
+	bool				perf_metrics;
 	int				nr_metrics;
 	struct event_constraint		metric[INTEL_TD_METRIC_NUM];
 };
@@ -451,16 +454,18 @@ struct x86c_pmu {
  * @value: its content, an event string or a scale
  * @value_smt: what it says instead where a core runs more than one
  *	thread (the event then counts both threads), or NULL for the same
+ * @needs_metrics: shown only where the PMU has IA32_PERF_METRICS (fixed
+ *	counter 3's slots and the register's categories)
  * @then: in a table's end (no @name), the table that follows, or NULL
  *
- * A family's list may end in another's: what Alder Lake's P-cores show
- * is their own event, then Meteor Lake's, then Golden Cove's topdown
- * events, then Ice Lake's.
+ * A family's list may end in another's: what Sapphire Rapids shows is
+ * its own event, then Golden Cove's topdown events, then Ice Lake's.
  */
 struct x86c_named_event {
 	const char				*name;
 	const char				*value;
 	const char				*value_smt;
+	bool					needs_metrics;
 	const struct x86c_named_event		*then;
 };
 

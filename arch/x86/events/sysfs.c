@@ -236,7 +236,8 @@ static struct attribute *x86c_event_attrs[X86C_GENERIC_EVENTS +
 
 /*
  * A generic event this CPU does not count has no file, nor has a named
- * slot the family left empty.
+ * slot the family left empty, nor a topdown event where the metrics are
+ * not there.
  */
 static umode_t x86c_event_visible(struct kobject *kobj, struct attribute *attr,
 				  int i)
@@ -245,10 +246,16 @@ static umode_t x86c_event_visible(struct kobject *kobj, struct attribute *attr,
 	struct perf_pmu_events_attr *pattr;
 	int n;
 
-	for (n = 0; n < ARRAY_SIZE(x86c_named); n++)
-		if (attr == &x86c_named[n].attr.attr)
-			return x86c_named[n].event && x86c_named[n].pmu == p ?
-			       attr->mode : 0;
+	for (n = 0; n < ARRAY_SIZE(x86c_named); n++) {
+		const struct x86c_named_event *e = x86c_named[n].event;
+
+		if (attr != &x86c_named[n].attr.attr)
+			continue;
+		if (!e || x86c_named[n].pmu != p ||
+		    (e->needs_metrics && !p->perf_metrics))
+			return 0;
+		return attr->mode;
+	}
 	pattr = container_of(attr, struct perf_pmu_events_attr, attr.attr);
 	return p->event_map[pattr->id] ? attr->mode : 0;
 }

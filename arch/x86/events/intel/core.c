@@ -441,6 +441,7 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->named_events = NULL;
 	p->nr_extra = 0;
 	p->extra_regs = NULL;
+	p->perf_metrics = false;
 	p->nr_metrics = 0;
 	p->period_limits = NULL;
 	if (!f) {
@@ -455,7 +456,9 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->period_limits = f->period_limits;
 	if (f->extra_regs)
 		x86c_extra_probe(p, f->extra_regs, f->nr_extra);
-	if (p->perf_capabilities & INTEL_CAP_PERF_METRICS)
+	p->perf_metrics = f->nr_metrics &&
+			  (p->perf_capabilities & INTEL_CAP_PERF_METRICS);
+	if (p->perf_metrics)
 		p->nr_metrics = f->nr_metrics;
 }
 
@@ -492,6 +495,7 @@ void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
 	if (p->num_gp + f->core_more_gp <= X86C_MAX_GP)
 		p->num_gp += f->core_more_gp;
 	intel_fixed_events(p, p->fixed_present | f->core_more_fixed);
+	p->perf_metrics = f->nr_metrics > 0;
 	p->nr_metrics = f->nr_metrics;
 }
 
@@ -567,7 +571,10 @@ int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom)
 	intel_family_tables(p, f);
 	if (f && f->atom && boot_cpu_has(X86_FEATURE_HYBRID_CPU))
 		x86c_intel_split_hybrid(p, atom, f);
-	/* The metrics are shares of fixed counter 3's slots. */
+	/*
+	 * The metrics are shares of fixed counter 3's slots.  Their events/
+	 * files stay without it, as upstream lists them.
+	 */
 	if (!(p->fixed_present & BIT_ULL(3)))
 		p->nr_metrics = 0;
 	return 0;

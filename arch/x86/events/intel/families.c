@@ -349,23 +349,24 @@ static const struct x86c_extra_reg redwood_cove_extra_regs[] = {
 
 /*
  * Fixed counter 3's slots and the four level-1 categories of
- * IA32_PERF_METRICS (intel/topdown.c), from Ice Lake on.
+ * IA32_PERF_METRICS (intel/topdown.c), from Ice Lake on; none of them
+ * where the CPU does not have the metrics.
  */
 static const struct x86c_named_event icelake_topdown_events[] = {
-	{ "slots",		"event=0x00,umask=0x4" },
-	{ "topdown-retiring",	"event=0x00,umask=0x80" },
-	{ "topdown-bad-spec",	"event=0x00,umask=0x81" },
-	{ "topdown-fe-bound",	"event=0x00,umask=0x82" },
-	{ "topdown-be-bound",	"event=0x00,umask=0x83" },
+	{ "slots",		"event=0x00,umask=0x4", .needs_metrics = true },
+	{ "topdown-retiring",	"event=0x00,umask=0x80", .needs_metrics = true },
+	{ "topdown-bad-spec",	"event=0x00,umask=0x81", .needs_metrics = true },
+	{ "topdown-fe-bound",	"event=0x00,umask=0x82", .needs_metrics = true },
+	{ "topdown-be-bound",	"event=0x00,umask=0x83", .needs_metrics = true },
 	X86C_NAMED_END
 };
 
 /* Golden Cove's four level-2 categories, then Ice Lake's. */
 static const struct x86c_named_event golden_cove_topdown_events[] = {
-	{ "topdown-heavy-ops",	   "event=0x00,umask=0x84" },
-	{ "topdown-br-mispredict", "event=0x00,umask=0x85" },
-	{ "topdown-fetch-lat",	   "event=0x00,umask=0x86" },
-	{ "topdown-mem-bound",	   "event=0x00,umask=0x87" },
+	{ "topdown-heavy-ops",	   "event=0x00,umask=0x84", .needs_metrics = true },
+	{ "topdown-br-mispredict", "event=0x00,umask=0x85", .needs_metrics = true },
+	{ "topdown-fetch-lat",	   "event=0x00,umask=0x86", .needs_metrics = true },
+	{ "topdown-mem-bound",	   "event=0x00,umask=0x87", .needs_metrics = true },
 	X86C_NAMED_END_THEN(icelake_topdown_events)
 };
 
@@ -477,6 +478,8 @@ static const struct x86c_intel_family x86c_family_icelake = {
 	.cache_refused	= INTEL_CACHE_REFUSED,
 	.extra_regs	= icelake_extra_regs,
 	.nr_extra	= ARRAY_SIZE(icelake_extra_regs),
+	.named_events	= icelake_topdown_events,
+	.nr_metrics	= 4,	/* level 1 only */
 };
 
 /*
@@ -485,7 +488,7 @@ static const struct x86c_intel_family x86c_family_icelake = {
  */
 static const struct x86c_named_event sapphire_rapids_named_events[] = {
 	{ "mem-loads-aux", "event=0x03,umask=0x82" },
-	{ }
+	X86C_NAMED_END_THEN(golden_cove_topdown_events)
 };
 
 static const struct x86c_intel_family x86c_family_sapphire_rapids = {
@@ -507,6 +510,7 @@ static const struct x86c_intel_family x86c_family_sapphire_rapids = {
 	.extra_regs	= golden_cove_extra_regs,
 	.nr_extra	= ARRAY_SIZE(golden_cove_extra_regs),
 	.named_events	= sapphire_rapids_named_events,
+	.nr_metrics	= INTEL_TD_METRIC_NUM,
 };
 
 static const u8 granite_rapids_models[] = {
@@ -527,6 +531,8 @@ static const struct x86c_intel_family x86c_family_granite_rapids = {
 	.cache_refused	= GOLDEN_COVE_CACHE_REFUSED,
 	.extra_regs	= redwood_cove_extra_regs,
 	.nr_extra	= ARRAY_SIZE(redwood_cove_extra_regs),
+	.named_events	= golden_cove_topdown_events,
+	.nr_metrics	= INTEL_TD_METRIC_NUM,
 };
 
 static const struct x86c_intel_family x86c_family_alderlake_hybrid = {

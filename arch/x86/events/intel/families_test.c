@@ -209,7 +209,8 @@ static void families_extra_regs_sane(struct kunit *test)
 
 /*
  * Named events, chained tables included: a name once, a value each, no
- * more than sysfs.c has slots for.
+ * more than sysfs.c has slots for, and topdown events only in a family
+ * with the metrics.
  */
 static void families_named_events_sane(struct kunit *test)
 {
@@ -221,6 +222,9 @@ static void families_named_events_sane(struct kunit *test)
 		count = 0;
 		x86c_for_each_named(e, f->named_events) {
 			KUNIT_EXPECT_NOT_NULL(test, e->value);
+			KUNIT_EXPECT_TRUE_MSG(test, !e->needs_metrics ||
+					      f->nr_metrics, "%s %s",
+					      f->name, e->name);
 			x86c_for_each_named(d, f->named_events) {
 				if (d == e)
 					break;
