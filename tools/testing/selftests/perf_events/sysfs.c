@@ -179,8 +179,9 @@ TEST(sysfs_every_pmu_has_unique_type_and_mux_interval)
 		} else {
 			EXPECT_GE(t, PERF_TYPE_MAX) TH_LOG("%s type %d", de->d_name, t);
 		}
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			EXPECT_NE(types[i], t) TH_LOG("%s reuses type %d", de->d_name, t);
+		}
 		if (n < 64)
 			types[n++] = t;
 		ASSERT_GT(pmu_file(de->d_name, "perf_event_mux_interval_ms", buf, sizeof(buf)), 0)
