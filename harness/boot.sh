@@ -169,7 +169,8 @@ x86_64)
 	# fixed counters 0 and 2 are there but not 1), intel-skl (the
 	# intel model as a Skylake, family 6 model 5EH, Hyper-Threading
 	# off: 8 general counters, stock's model tables, the off-core
-	# response registers), intel-hybrid (an Alder Lake, family 6
+	# response registers, the 2019 microcode's TSX force-abort MSR),
+	# intel-hybrid (an Alder Lake, family 6
 	# model 97H: CPU 0 a P-core with 8 general counters, fixed
 	# counters 0-3 and PERF_METRICS, CPU 1 an E-core with 6 and 0-2,
 	# so that the kernel registers cpu_core and cpu_atom), intel-mNN
@@ -203,7 +204,7 @@ x86_64)
 		       -icount $icount) ;;
 	intel-skl)
 		skl_cpu=max,vendor=GenuineIntel,family=6,model=94,stepping=3
-		qemu+=(-cpu "$skl_cpu,pmu-offcore=on,pmu-gp-counters=8$pmu_extra"
+		qemu+=(-cpu "$skl_cpu,pmu-offcore=on,pmu-gp-counters=8,pmu-tsx-force-abort=on$pmu_extra"
 		       -icount $icount) ;;
 	intel-m[0-9a-f][0-9a-f])
 		fam_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-m}))

@@ -53,14 +53,19 @@
  * come between any two lines of those callbacks; it only reads the
  * counters marked running and updates their events, which the
  * cmpxchg on prev_count in x86c_event_update() makes safe against a
- * concurrent read().
+ * concurrent read().  x86c_withhold_lock (a mutex, taken alone, in
+ * process context) serializes changes of x86c_pmu.withheld and
+ * .narrowed; x86c_constraint() reads them without it, the copies being
+ * complete before the mask that selects them is published.
  */
 
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/init.h>
+#include <linux/mutex.h>
 #include <linux/nospec.h>
 #include <linux/perf_event.h>
+#include <linux/slab.h>
 
 #include <asm/apic.h>
 #include <asm/cpu.h>
@@ -426,26 +431,95 @@ static void x86c_apply_soon(struct x86c_pmu *p, struct x86c_cpu *cpu)
  *
  * A topdown metric's own index first, then the family's table, then the
  * fixed counters' events, which may use any general-purpose counter
- * too, then any general-purpose counter.
+ * too, then any general-purpose counter.  Where that names a counter
+ * x86c_withhold() holds back, its narrowed copy instead.
  *
  * Return: the constraint, never NULL.
  */
 struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config)
 {
 	struct event_constraint *c;
-	int i;
+	int i, n = 0;
 
 	i = x86c_metric_of(p, config);
 	if (i >= 0)
 		return &p->metric[i];
 
-	for (c = p->table; c && c->cmask; c++)
+	for (c = p->table; c && c->cmask; c++, n++)
 		if (constraint_match(c, config))
-			return c;
-	for (i = 0; i < p->nr_fixed_events; i++)
-		if (constraint_match(&p->fixed[i], config))
-			return &p->fixed[i];
-	return &p->any_gp;
+			goto found;
+	for (i = 0; i < p->nr_fixed_events; i++, n++) {
+		c = &p->fixed[i];
+		if (constraint_match(c, config))
+			goto found;
+	}
+	c = &p->any_gp;
+found:
+	/* Pairs with the release in x86c_withhold(): the copies are set. */
+	if (unlikely(c->idxmsk64 & smp_load_acquire(&p->withheld)))
+		return &p->narrowed[n];
+	return c;
+}
+
+/* Serializes x86c_withhold(), of every PMU. */
+static DEFINE_MUTEX(x86c_withhold_lock);
+
+/* How many constraints x86c_constraint() may return but the metrics'. */
+static int x86c_nr_constraints(struct x86c_pmu *p)
+{
+	struct event_constraint *c;
+	int n = p->nr_fixed_events + 1;
+
+	for (c = p->table; c && c->cmask; c++)
+		n++;
+	return n;
+}
+
+/**
+ * x86c_withhold - keep general-purpose counters from every event, or
+ *	give them back
+ * @p: the PMU
+ * @mask: the counters; 0 gives every one back
+ *
+ * Events that become unable to take a counter are refused from then on,
+ * as upstream refuses them.  One already on a withheld counter keeps it
+ * until it is scheduled again: the caller reschedules where one is.
+ * The copies are made once, for the first @mask: a PMU withholds one
+ * set of counters or none.  Process context.
+ *
+ * Return: 0, -ENOMEM, or -EINVAL for a second set.
+ */
+int x86c_withhold(struct x86c_pmu *p, u64 mask)
+{
+	struct event_constraint *c, *copies;
+	int i, n = x86c_nr_constraints(p);
+
+	guard(mutex)(&x86c_withhold_lock);
+	if (!mask || p->narrowed) {
+		if (mask && p->narrowed[n - 1].idxmsk64 !=
+			    (p->any_gp.idxmsk64 & ~mask))
+			return -EINVAL;
+		/* Pairs with x86c_constraint()'s acquire, as below. */
+		smp_store_release(&p->withheld, mask);
+		return 0;
+	}
+	copies = kcalloc(n, sizeof(*copies), GFP_KERNEL);
+	if (!copies)
+		return -ENOMEM;
+	i = 0;
+	for (c = p->table; c && c->cmask; c++)
+		copies[i++] = *c;
+	for (c = p->fixed; c < p->fixed + p->nr_fixed_events; c++)
+		copies[i++] = *c;
+	copies[i] = p->any_gp;
+	for (i = 0; i < n; i++) {
+		copies[i].idxmsk64 &= ~mask;
+		copies[i].weight = hweight64(copies[i].idxmsk64);
+	}
+	p->narrowed = copies;
+	/* The copies complete before x86c_constraint() can pick one. */
+	smp_store_release(&p->withheld, mask);
+	return 0;
 }
 
 /*

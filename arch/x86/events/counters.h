@@ -209,6 +209,8 @@ struct x86c_period_limit {
  * @nmi_window_end: jiffies until which an NMI nobody claims is taken as
  *	a late PMI of ours (AMD)
  * @guest_msr: Intel: what perf_guest_get_msrs() returns
+ * @rtm_force_abort: Intel: MSR_TSX_FORCE_ABORT as last written: the
+ *	microcode's TSX workaround has left general counter 3 to us
  * @virt_mask: control bits stripped before programming on this CPU:
  *	&x86c_pmu.virt_mask while virtualization is off here, 0 while KVM
  *	has it on (x86c_set_virt_mask())
@@ -233,6 +235,7 @@ struct x86c_cpu {
 	u64			used_ever;
 	unsigned long		nmi_window_end;
 	struct perf_guest_switch_msr guest_msr;
+	bool			rtm_force_abort;
 	u64			virt_mask;
 	struct x86c_extra_state	extra;
 };
@@ -330,6 +333,14 @@ struct x86c_cache_event {
  * @fixed: constraints of the events a fixed counter can take
  * @nr_fixed_events: how many of @fixed
  * @any_gp: the constraint of an event without one
+ * @withheld: general-purpose counters no event may take now (written
+ *	by x86c_withhold(), read locklessly by x86c_constraint())
+ * @narrowed: the copies of @table's rows, then @fixed, then @any_gp,
+ *	without @withheld, which x86c_constraint() returns for those that
+ *	name a withheld counter; NULL until a counter is first withheld
+ * @tsx_force_abort: Intel: the microcode's TSX workaround uses general
+ *	counter 3 unless MSR_TSX_FORCE_ABORT gives it back (Skylake
+ *	client microcode of 2019 on, without RTM_ALWAYS_ABORT)
  * @perf_capabilities: Intel: IA32_PERF_CAPABILITIES
  * @pmi_freezes: the hardware clears the global control when it raises a
  *	PMI (Intel's legacy freeze on PMI, which the driver turns on)
@@ -383,6 +394,9 @@ struct x86c_pmu {
 	struct event_constraint		fixed[X86C_MAX_FIXED];
 	int				nr_fixed_events;
 	struct event_constraint		any_gp;
+	u64				withheld;
+	struct event_constraint		*narrowed;
+	bool				tsx_force_abort;
 	u64				perf_capabilities;
 	bool				pmi_freezes;
 	bool				pmi_stuck_said;
@@ -510,6 +524,8 @@ x86c_named_skip_ends(const struct x86c_named_event *e)
  * @core_more_gp: a hybrid family's P-cores' general-purpose counters
  *	beyond those CPUID 0AH gives both kinds
  * @core_more_fixed: and their fixed counters beyond, a bit each
+ * @tsx_force_abort: its microcode may take general counter 3 for TSX
+ *	(x86c_pmu.tsx_force_abort), where CPUID says MSR_TSX_FORCE_ABORT
  * @atom: a hybrid family's E-cores, whose PMU has these tables (the
  *	fields above being the P-cores'), or NULL
  *
@@ -531,6 +547,7 @@ struct x86c_intel_family {
 	const struct x86c_period_limit	*period_limits;
 	u8				core_more_gp;
 	u64				core_more_fixed;
+	bool				tsx_force_abort;
 	const struct x86c_intel_family	*atom;
 };
 
@@ -599,6 +616,7 @@ static inline struct x86c_pmu *x86c_dev_pmu(struct device *dev)
 int x86c_register(struct x86c_pmu *p);
 void x86c_init_limits(struct x86c_pmu *p);
 struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config);
+int x86c_withhold(struct x86c_pmu *p, u64 mask);
 u64 x86c_event_update(struct x86c_pmu *p, struct perf_event *event);
 bool x86c_event_set_period(struct x86c_pmu *p, struct perf_event *event);
 void x86c_stop(struct x86c_pmu *p, struct x86c_cpu *cpu,

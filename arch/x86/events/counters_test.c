@@ -86,6 +86,8 @@ static u64 *fake_reg(u32 msr)
 		return &x86c_fake->slots;
 	case M_PERF_METRICS:
 		return &x86c_fake->metrics;
+	case M_TSX_FORCE_ABORT:
+		return x86c_fake->has_tfa ? &x86c_fake->tfa : NULL;
 	}
 	return NULL;
 }
@@ -170,6 +172,11 @@ static void fake_write_msr(u32 msr, u64 val)
 		fake_bad("refused bits in a write", msr, val);
 		return;
 	}
+	if (msr == M_EVTSEL0 + 3 && (val & EVTSEL_EN) && x86c_fake->has_tfa &&
+	    !(x86c_fake->tfa & BIT_ULL(0)))
+		fake_bad("counter 3 enabled while TSX may take it", msr, val);
+	if (msr == M_TSX_FORCE_ABORT && (val & ~BIT_ULL(0)))
+		fake_bad("reserved bits in a write", msr, val);
 	reg = fake_reg(msr);
 	if (!reg) {
 		fake_bad("write", msr, val);

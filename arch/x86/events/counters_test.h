@@ -36,6 +36,7 @@
 #define M_A_PMC0		0x4c1	/* IA32_A_PMC0: full-width writes */
 #define M_FIXED_CTR3		0x30c	/* IA32_FIXED_CTR3: topdown slots */
 #define M_PERF_METRICS		0x329	/* IA32_PERF_METRICS */
+#define M_TSX_FORCE_ABORT	0x10f	/* MSR_TSX_FORCE_ABORT */
 #define RDPMC_METRICS		BIT(29)	/* RDPMC ECX: IA32_PERF_METRICS */
 /* AMD's legacy counters, the same registers for the AMD case. */
 #define M_K7_EVTSEL0		0xc0010000	/* PERF_CTL0 */
@@ -95,6 +96,9 @@
  * @metrics: IA32_PERF_METRICS, a share of @slots in 255ths per byte
  * @has_metrics: the model is such a P-core: IA32_PERF_GLOBAL_CTRL
  *	takes EN_PERF_METRICS (bit 48) too
+ * @tfa: MSR_TSX_FORCE_ABORT, on a model with @has_tfa (a Skylake client
+ *	whose microcode takes general counter 3 for TSX unless bit 0 is
+ *	set): enabling counter 3 with the bit clear fails the case
  */
 struct fake_hw {
 	u64	evtsel[FAKE_GP];
@@ -115,6 +119,8 @@ struct fake_hw {
 	u64	slots;
 	u64	metrics;
 	bool	has_metrics;
+	u64	tfa;
+	bool	has_tfa;
 };
 
 /* The register file of the case running now; KUnit runs one at a time. */

@@ -3,12 +3,13 @@
  * KUnit: what a vendor driver adds to the x86 framework, on the model of
  * the registers in counters_test.c: AMD's HostOnly handling, paired
  * counters and family 15h constraints; Intel's hybrid parts and their
- * topdown metrics.
+ * topdown metrics, and the TSX workaround's counter 3.
  */
 
 #include <kunit/test.h>
 #include <linux/bits.h>
 #include <linux/perf_event.h>
+#include <linux/slab.h>
 
 #include "counters.h"
 #include "counters_test.h"
@@ -303,6 +304,66 @@ static void intel_topdown_fold(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86c_fake->metrics, 0ULL);
 }
 
+/*
+ * A Skylake client whose microcode takes counter 3 for TSX: the driver
+ * sets RTM_FORCE_ABORT before it enables counter 3 (the model fails the
+ * case otherwise), clears it once counter 3 is free at an enable, and
+ * leaves it alone for the other counters.  Withholding counter 3 (what
+ * allow_tsx_force_abort=0 does) narrows every constraint that names it,
+ * one that names it alone to none, and giving it back restores them.
+ */
+static void intel_tsx_force_abort(struct kunit *test)
+{
+	static struct event_constraint table[] = {
+		X86C_EVENT_CONSTRAINT(0x48, 0x8),	/* counter 3 only */
+		X86C_EVENT_CONSTRAINT(0xa3, 0xc),
+		X86C_CONSTRAINT_END
+	};
+	const u64 bits = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT;
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p;
+	struct x86c_cpu *cpu = ctx->cpu;
+	struct event_constraint *c;
+
+	p->table = table;
+	x86c_init_limits(p);
+	p->tsx_force_abort = true;
+	x86c_fake->has_tfa = true;
+	x86c_fake->tfa = 1;
+	x86c_intel_v2_vendor.cpu_starting(p, cpu);
+	KUNIT_EXPECT_EQ(test, x86c_fake->tfa, 0ULL);
+
+	x86c_intel_v2_vendor.program(p, cpu, 2, bits | 0xc4);
+	KUNIT_EXPECT_EQ(test, x86c_fake->tfa, 0ULL);
+	x86c_intel_v2_vendor.program(p, cpu, 3, bits | 0xc4);
+	KUNIT_EXPECT_EQ(test, x86c_fake->tfa, 1ULL);
+	cpu->owned = BIT_ULL(2) | BIT_ULL(3);
+	x86c_intel_v2_vendor.enable_all(p, cpu);
+	KUNIT_EXPECT_EQ(test, x86c_fake->tfa, 1ULL);
+	x86c_intel_v2_vendor.unprogram(p, cpu, 3);
+	cpu->owned = BIT_ULL(2);
+	x86c_intel_v2_vendor.enable_all(p, cpu);
+	KUNIT_EXPECT_EQ(test, x86c_fake->tfa, 0ULL);
+
+	KUNIT_ASSERT_EQ(test, x86c_withhold(p, BIT_ULL(3)), 0);
+	c = x86c_constraint(p, bits | 0xc4);
+	KUNIT_EXPECT_EQ(test, c->idxmsk64, 0x7ULL);
+	KUNIT_EXPECT_EQ(test, c->weight, 3);
+	KUNIT_EXPECT_EQ(test, x86c_constraint(p, bits | 0xa3)->idxmsk64, 0x4ULL);
+	KUNIT_EXPECT_EQ(test, x86c_constraint(p, bits | 0x48)->weight, 0);
+	/* A fixed counter's event keeps it, and loses counter 3. */
+	c = x86c_constraint(p, bits | 0xc0);
+	KUNIT_EXPECT_EQ(test, c->idxmsk64, BIT_ULL(FIX(0)) | 0x7);
+	KUNIT_EXPECT_EQ(test, x86c_withhold(p, BIT_ULL(2)), -EINVAL);
+
+	KUNIT_ASSERT_EQ(test, x86c_withhold(p, 0), 0);
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, bits | 0xc4), &p->any_gp);
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, bits | 0x48), &table[0]);
+	KUNIT_EXPECT_EQ(test, table[0].weight, 1);
+	kfree(p->narrowed);
+	p->narrowed = NULL;
+}
+
 static struct kunit_case vendor_cases[] = {
 #ifdef CONFIG_CPU_SUP_AMD
 	KUNIT_CASE(amd_host_only_per_cpu),
@@ -311,6 +372,7 @@ static struct kunit_case vendor_cases[] = {
 #endif
 	KUNIT_CASE(intel_hybrid_split),
 	KUNIT_CASE(intel_topdown_fold),
+	KUNIT_CASE(intel_tsx_force_abort),
 	{}
 };
 

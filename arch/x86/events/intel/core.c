@@ -118,6 +118,28 @@ static void intel_set_fixed(struct x86c_pmu *p, struct x86c_cpu *cpu, int i,
 }
 
 /*
+ * Skylake client microcode of 2019 on uses general counter 3 for a TSX
+ * workaround unless MSR_TSX_FORCE_ABORT.RTM_FORCE_ABORT makes every RTM
+ * transaction abort instead.  With allow_tsx_force_abort (the default,
+ * as upstream's) the driver sets the bit before it programs counter 3
+ * and clears it when it enables the PMU without an event there, so TSX
+ * works whenever counter 3 is not in use; without it, counter 3 is
+ * withheld from every event (x86c_withhold()) and TSX always works.
+ */
+#define INTEL_TFA_COUNTER	3
+
+static bool intel_allow_tfa = true;
+static DEFINE_MUTEX(intel_allow_tfa_mutex);
+
+static void intel_set_tfa(struct x86c_pmu *p, struct x86c_cpu *cpu, bool on)
+{
+	if (cpu->rtm_force_abort == on)
+		return;
+	p->hw->write_msr(MSR_TSX_FORCE_ABORT, on ? MSR_TFA_RTM_FORCE_ABORT : 0);
+	cpu->rtm_force_abort = on;
+}
+
+/*
  * Version 2 and later: GLOBAL_CTRL gates, so a counter is always armed.
  * A topdown metric has no control of its own (topdown.c).
  */
@@ -131,6 +153,8 @@ static void intel_program(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx,
 		intel_set_fixed(p, cpu, idx, intel_fixed_bits(idx, config));
 		return;
 	}
+	if (idx == INTEL_TFA_COUNTER && p->tsx_force_abort)
+		intel_set_tfa(p, cpu, true);
 	p->hw->write_msr(p->gp_ctl + idx, config | ARCH_PERFMON_EVENTSEL_ENABLE);
 }
 
@@ -146,6 +170,8 @@ static void intel_unprogram(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
 
 static void intel_enable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
+	if (cpu->rtm_force_abort && !(cpu->owned & BIT_ULL(INTEL_TFA_COUNTER)))
+		intel_set_tfa(p, cpu, false);
 	if (cpu->fixed_ctrl != cpu->fixed_ctrl_hw) {
 		p->hw->write_msr(MSR_ARCH_PERFMON_FIXED_CTR_CTRL,
 				 cpu->fixed_ctrl);
@@ -306,19 +332,80 @@ static ssize_t freeze_on_smi_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(freeze_on_smi);
 
+/* Counter 3 in use here: reschedule, so that it moves or stops. */
+static void intel_allow_tfa_ipi(void *unused)
+{
+	struct x86c_pmu *p = x86c_here();
+	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
+
+	if (cpu->owned & BIT_ULL(INTEL_TFA_COUNTER))
+		perf_pmu_resched(&p->pmu);
+}
+
+static ssize_t allow_tsx_force_abort_show(struct device *dev,
+					  struct device_attribute *attr,
+					  char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(intel_allow_tfa));
+}
+
+static ssize_t allow_tsx_force_abort_store(struct device *dev,
+					   struct device_attribute *attr,
+					   const char *buf, size_t count)
+{
+	struct x86c_pmu *p = x86c_dev_pmu(dev);
+	bool val;
+	int err;
+
+	err = kstrtobool(buf, &val);
+	if (err)
+		return err;
+
+	guard(mutex)(&intel_allow_tfa_mutex);
+	if (val == intel_allow_tfa)
+		return count;
+	err = x86c_withhold(p, val ? 0 : BIT_ULL(INTEL_TFA_COUNTER));
+	if (err)
+		return err;
+	WRITE_ONCE(intel_allow_tfa, val);
+	cpus_read_lock();
+	on_each_cpu(intel_allow_tfa_ipi, NULL, 1);
+	cpus_read_unlock();
+	return count;
+}
+static DEVICE_ATTR_RW(allow_tsx_force_abort);
+
 static struct attribute *intel_pmu_attrs[] = {
 	&dev_attr_freeze_on_smi.attr,
+	&dev_attr_allow_tsx_force_abort.attr,
 	NULL,
 };
 
+static umode_t intel_pmu_attr_visible(struct kobject *kobj,
+				      struct attribute *attr, int i)
+{
+	struct x86c_pmu *p = x86c_dev_pmu(kobj_to_dev(kobj));
+
+	if (attr == &dev_attr_allow_tsx_force_abort.attr &&
+	    !p->tsx_force_abort)
+		return 0;
+	return attr->mode;
+}
+
 /* The Intel-only files beside rdpmc in the PMU's directory. */
 const struct attribute_group x86c_intel_pmu_group = {
-	.attrs = intel_pmu_attrs,
+	.attrs		= intel_pmu_attrs,
+	.is_visible	= intel_pmu_attr_visible,
 };
 
 static void intel_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
 	intel_apply_debugctl(p);
+	/* Whatever firmware or a kexec'd kernel left: TSX until we need 3. */
+	if (p->tsx_force_abort) {
+		cpu->rtm_force_abort = true;
+		intel_set_tfa(p, cpu, false);
+	}
 }
 
 /* Not static: counters_test.c drives it against a model of the MSRs. */
@@ -569,6 +656,9 @@ int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom)
 
 	p->vendor_group = &x86c_intel_pmu_group;
 	intel_family_tables(p, f);
+	p->tsx_force_abort = f && f->tsx_force_abort && p->num_gp > 3 &&
+			     boot_cpu_has(X86_FEATURE_TSX_FORCE_ABORT) &&
+			     !boot_cpu_has(X86_FEATURE_RTM_ALWAYS_ABORT);
 	if (f && f->atom && boot_cpu_has(X86_FEATURE_HYBRID_CPU))
 		x86c_intel_split_hybrid(p, atom, f);
 	/*

@@ -467,6 +467,7 @@ static const struct x86c_intel_family x86c_family_skylake = {
 	.extra_regs	= skylake_extra_regs,
 	.nr_extra	= ARRAY_SIZE(skylake_extra_regs),
 	.named_events	= skylake_named_events,
+	.tsx_force_abort = true,
 };
 
 static const struct x86c_intel_family x86c_family_icelake = {
