@@ -84,8 +84,14 @@ if [ "$ARCH" = x86_64 ]; then
 	# Each Intel family's tables, held to stock's recorded answers
 	# (hwfamily.golden): one short boot per model of lib.sh's list.
 	if wanted hwfamily; then
+		# The models with topdown metrics run hwcount_x86 too, for
+		# x86_topdown_group (no other model has IA32_PERF_METRICS
+		# without being hybrid).
 		for m in $INTEL_FAMILY_MODELS $INTEL_HYBRID_MODELS; do
-			boots+=("$(intel_family_pmu "$m") hwfamily")
+			model=$(intel_family_pmu "$m") more=
+			[[ $model == intel-t* ]] && wanted hwcount_x86 &&
+				more=" hwcount_x86"
+			boots+=("$model hwfamily$more")
 		done
 	fi
 	# The hybrid model: its own cases (every other binary expects one

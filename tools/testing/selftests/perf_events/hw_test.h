@@ -387,6 +387,34 @@ static inline int read_one_times(int fd, struct read_one *r)
 	return read(fd, r, sizeof(*r)) == sizeof(*r) ? 0 : -1;
 }
 
+/*
+ * Intel's topdown events (Ice Lake on, hybrid P-cores): slots on fixed
+ * counter 3, and metric n as event 0, unit mask 0x80 + n.
+ */
+#define TD_SLOTS		0x0400
+#define TD_RETIRING		0x8000
+#define TD_BAD_SPEC		0x8100
+#define TD_METRIC(n)		(TD_RETIRING + ((__u64)(n) << 8))
+
+/*
+ * A user-only event of PMU @type for this thread, its times in read();
+ * disabled when it leads (@group_fd < 0), sampling when @period is set.
+ */
+static inline int open_td(__u32 type, __u64 config, __u64 period,
+			  int group_fd)
+{
+	struct perf_event_attr attr;
+
+	attr_hw(&attr, type, config);
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.disabled = group_fd < 0;
+	attr.sample_period = period;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
+}
+
 /* Find the CPU PMU's sysfs name (armv8_pmuv3*, armv8_cortex_*, cpu). */
 static inline int find_cpu_pmu(char *name, size_t len)
 {

@@ -453,23 +453,6 @@ TEST(hybrid_generic_cache_events)
  * counting member of a counting slots leader, no filters, no config1;
  * a member its leader leaves cannot count alone.
  */
-#define TD_SLOTS		0x0400
-#define TD_RETIRING		0x8000
-#define TD_BAD_SPEC		0x8100
-
-static int open_td(__u32 type, __u64 config, __u64 period, int group_fd)
-{
-	struct perf_event_attr attr;
-
-	attr_hw(&attr, type, config);
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	attr.disabled = group_fd < 0;
-	attr.sample_period = period;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
-}
 
 TEST(hybrid_topdown_group)
 {

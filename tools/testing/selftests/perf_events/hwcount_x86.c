@@ -1692,4 +1692,87 @@ TEST(x86_tsx_force_abort)
 #endif
 }
 
+/*
+ * Ice Lake, Sapphire Rapids, Granite Rapids: "slots" (fixed counter 3)
+ * leads a group whose topdown-* members are shares of its slots, read
+ * from IA32_PERF_METRICS: as many metrics as events/ lists (four level-1
+ * ones on Ice Lake, eight from Golden Cove on).  (Stock takes the
+ * level-2 codes on Ice Lake too, as no metric; not pinned here.)
+ * The rules as on a hybrid part's P-cores (hwcount_hybrid): a metric
+ * only as a counting member of a counting slots leader, no filters.
+ * The model is one instruction wide: slots are its cycles, and it
+ * cannot attribute them, so every share reads 0 (as on stock).
+ */
+#define X86_TD_N	200000UL
+
+TEST(x86_topdown_group)
+{
+#if defined(__x86_64__)
+	struct read_one slots, m, cyc;
+	int lead, fd, cycles, td[8], i, n = 0;
+	struct dirent *de;
+	DIR *d;
+
+	INTEL_REQUIRE();
+	if (access(CPU_PMU_DIR "/events/slots", F_OK))
+		SKIP(return, "no topdown metrics (IA32_PERF_METRICS)");
+	d = opendir(CPU_PMU_DIR "/events");
+	ASSERT_NE(NULL, d);
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, "topdown-", 8);
+	closedir(d);
+	ASSERT_TRUE(n == 4 || n == 8) TH_LOG("%d topdown events", n);
+
+	/* Refused: alone, under another leader, sampling, filtered. */
+	EXPECT_EQ(-1, open_td(PERF_TYPE_RAW, TD_RETIRING, 0, -1));
+	EXPECT_EQ(EINVAL, errno);
+	fd = open_td(PERF_TYPE_RAW, 0x00c0, 0, -1);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(-1, open_td(PERF_TYPE_RAW, TD_RETIRING, 0, fd));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	fd = open_td(PERF_TYPE_RAW, TD_SLOTS, 100000, -1);
+	ASSERT_GE(fd, 0) TH_LOG("a sampling slots event: %s", strerror(errno));
+	EXPECT_EQ(-1, open_td(PERF_TYPE_RAW, TD_RETIRING, 0, fd));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	lead = open_td(PERF_TYPE_RAW, TD_SLOTS, 0, -1);
+	ASSERT_GE(lead, 0) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(-1, open_td(PERF_TYPE_RAW, TD_RETIRING, 100000, lead));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, open_td(PERF_TYPE_RAW, TD_RETIRING | (1ULL << 18), 0,
+			      lead));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* Every metric the part has, and cycles beside them. */
+	for (i = 0; i < n; i++) {
+		td[i] = open_td(PERF_TYPE_RAW, TD_METRIC(i), 0, lead);
+		ASSERT_GE(td[i], 0) TH_LOG("metric %d: %s", i, strerror(errno));
+	}
+	cycles = open_td(PERF_TYPE_RAW, 0x003c, 0, lead);
+	ASSERT_GE(cycles, 0) TH_LOG("%s", strerror(errno));
+	ioctl(lead, PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+	ioctl(lead, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	hwc_loop(X86_TD_N);
+	ioctl(lead, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	ASSERT_EQ(0, read_one_times(lead, &slots));
+	ASSERT_EQ(0, read_one_times(cycles, &cyc));
+	EXPECT_GE(slots.value, pmu->cycles_per_insn * LOOP_K * X86_TD_N);
+	EXPECT_EQ(cyc.value, slots.value) TH_LOG("slots are cycles here");
+	EXPECT_EQ(slots.running, slots.enabled);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, read_one_times(td[i], &m));
+		EXPECT_EQ(0, m.value) TH_LOG("metric %d", i);
+		EXPECT_EQ(m.running, m.enabled) TH_LOG("metric %d", i);
+		EXPECT_GT(m.running, 0) TH_LOG("metric %d", i);
+	}
+	for (i = 0; i < n; i++)
+		close(td[i]);
+	close(cycles);
+	close(lead);
+#else
+	SKIP(return, "x86-only case");
+#endif
+}
+
 TEST_HARNESS_MAIN
