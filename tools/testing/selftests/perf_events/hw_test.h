@@ -395,13 +395,15 @@ static inline int read_one_times(int fd, struct read_one *r)
 #define TD_RETIRING		0x8000
 #define TD_BAD_SPEC		0x8100
 #define TD_METRIC(n)		(TD_RETIRING + ((__u64)(n) << 8))
+#define ARCH_EDGE_BIT		(1ULL << 18)	/* a filter metrics refuse */
 
 /*
- * A user-only event of PMU @type for this thread, its times in read();
- * disabled when it leads (@group_fd < 0), sampling when @period is set.
+ * A user-only event of PMU @type for task @pid on @cpu, its times in
+ * read(); disabled when it leads (@group_fd < 0), sampling when @period
+ * is set.
  */
-static inline int open_td(__u32 type, __u64 config, __u64 period,
-			  int group_fd)
+static inline int open_timed(__u32 type, __u64 config, pid_t pid, int cpu,
+			     __u64 period, int group_fd)
 {
 	struct perf_event_attr attr;
 
@@ -412,8 +414,51 @@ static inline int open_td(__u32 type, __u64 config, __u64 period,
 	attr.sample_period = period;
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
+	return sys_perf_event_open(&attr, pid, cpu, group_fd, 0);
 }
+
+/* open_timed() for this thread on any CPU. */
+static inline int open_td(__u32 type, __u64 config, __u64 period,
+			  int group_fd)
+{
+	return open_timed(type, config, 0, -1, period, group_fd);
+}
+
+#ifdef __KSELFTEST_HARNESS_H
+/*
+ * What stock refuses of PMU @type's topdown events, EINVAL each: a
+ * metric alone, under another leader, under a sampling slots leader,
+ * sampling itself, filtered, and a filtered slots event.  Return: a
+ * counting slots leader for the
+ * caller's group (the case ends if it cannot be opened).
+ */
+static inline int td_refusals(struct __test_metadata *_metadata, __u32 type)
+{
+	int fd, lead;
+
+	EXPECT_EQ(-1, open_td(type, TD_RETIRING, 0, -1));
+	EXPECT_EQ(EINVAL, errno);
+	fd = open_td(type, 0x00c0, 0, -1);
+	EXPECT_GE(fd, 0);
+	EXPECT_EQ(-1, open_td(type, TD_RETIRING, 0, fd));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	fd = open_td(type, TD_SLOTS, 100000, -1);
+	EXPECT_GE(fd, 0) TH_LOG("a sampling slots event: %s", strerror(errno));
+	EXPECT_EQ(-1, open_td(type, TD_RETIRING, 0, fd));
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+	lead = open_td(type, TD_SLOTS, 0, -1);
+	ASSERT_GE(lead, 0) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(-1, open_td(type, TD_RETIRING, 100000, lead));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, open_td(type, TD_RETIRING | ARCH_EDGE_BIT, 0, lead));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, open_td(type, TD_SLOTS | ARCH_EDGE_BIT, 0, -1));
+	EXPECT_EQ(EINVAL, errno);
+	return lead;
+}
+#endif
 
 /* Find the CPU PMU's sysfs name (armv8_pmuv3*, armv8_cortex_*, cpu). */
 static inline int find_cpu_pmu(char *name, size_t len)

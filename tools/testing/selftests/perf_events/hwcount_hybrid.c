@@ -26,7 +26,6 @@
 #include "perf_test.h"
 #include "hw_test.h"
 
-#define ARCH_EDGE_BIT	(1ULL << 18)
 #define HYBRID_ATOM	0x20
 #define HYBRID_CORE	0x40
 #define HYBRID_MAX_CPUS	64
@@ -129,15 +128,7 @@ static int hybrid_probe(struct hybrid *h)
 static int open_on(__u32 type, __u64 config, pid_t pid, int cpu,
 		   int group_fd)
 {
-	struct perf_event_attr attr;
-
-	attr_hw(&attr, type, config);
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	attr.disabled = group_fd < 0;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
-			   PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return sys_perf_event_open(&attr, pid, cpu, group_fd, 0);
+	return open_timed(type, config, pid, cpu, 0, group_fd);
 }
 
 /*
@@ -457,34 +448,14 @@ TEST(hybrid_generic_cache_events)
 TEST(hybrid_topdown_group)
 {
 	struct read_one slots, m, cyc;
-	int lead, ret, bad, cycles, fd;
+	int lead, ret, bad, cycles;
 	struct hybrid h;
 	__u32 t;
 
 	HYBRID_REQUIRE(&h);
 	t = h.core_type;
 
-	/* Refused: alone, under another leader, sampling, filtered. */
-	EXPECT_EQ(-1, open_td(t, TD_RETIRING, 0, -1));
-	EXPECT_EQ(EINVAL, errno);
-	fd = open_td(t, 0x00c0, 0, -1);
-	ASSERT_GE(fd, 0);
-	EXPECT_EQ(-1, open_td(t, TD_RETIRING, 0, fd));
-	EXPECT_EQ(EINVAL, errno);
-	close(fd);
-	fd = open_td(t, TD_SLOTS, 100000, -1);
-	ASSERT_GE(fd, 0) TH_LOG("a sampling slots event: %s", strerror(errno));
-	EXPECT_EQ(-1, open_td(t, TD_RETIRING, 0, fd));
-	EXPECT_EQ(EINVAL, errno);
-	close(fd);
-	lead = open_td(t, TD_SLOTS, 0, -1);
-	ASSERT_GE(lead, 0) TH_LOG("%s", strerror(errno));
-	EXPECT_EQ(-1, open_td(t, TD_RETIRING, 100000, lead));
-	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, open_td(t, TD_RETIRING | ARCH_EDGE_BIT, 0, lead));
-	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, open_td(t, TD_SLOTS | ARCH_EDGE_BIT, 0, -1));
-	EXPECT_EQ(EINVAL, errno);
+	lead = td_refusals(_metadata, t);
 
 	/* A group: slots, two shares, and cycles beside them. */
 	ret = open_td(t, TD_RETIRING, 0, lead);

@@ -1709,7 +1709,7 @@ TEST(x86_topdown_group)
 {
 #if defined(__x86_64__)
 	struct read_one slots, m, cyc;
-	int lead, fd, cycles, td[8], i, n = 0;
+	int lead, cycles, td[8], i, n = 0;
 	struct dirent *de;
 	DIR *d;
 
@@ -1723,26 +1723,7 @@ TEST(x86_topdown_group)
 	closedir(d);
 	ASSERT_TRUE(n == 4 || n == 8) TH_LOG("%d topdown events", n);
 
-	/* Refused: alone, under another leader, sampling, filtered. */
-	EXPECT_EQ(-1, open_td(PERF_TYPE_RAW, TD_RETIRING, 0, -1));
-	EXPECT_EQ(EINVAL, errno);
-	fd = open_td(PERF_TYPE_RAW, 0x00c0, 0, -1);
-	ASSERT_GE(fd, 0);
-	EXPECT_EQ(-1, open_td(PERF_TYPE_RAW, TD_RETIRING, 0, fd));
-	EXPECT_EQ(EINVAL, errno);
-	close(fd);
-	fd = open_td(PERF_TYPE_RAW, TD_SLOTS, 100000, -1);
-	ASSERT_GE(fd, 0) TH_LOG("a sampling slots event: %s", strerror(errno));
-	EXPECT_EQ(-1, open_td(PERF_TYPE_RAW, TD_RETIRING, 0, fd));
-	EXPECT_EQ(EINVAL, errno);
-	close(fd);
-	lead = open_td(PERF_TYPE_RAW, TD_SLOTS, 0, -1);
-	ASSERT_GE(lead, 0) TH_LOG("%s", strerror(errno));
-	EXPECT_EQ(-1, open_td(PERF_TYPE_RAW, TD_RETIRING, 100000, lead));
-	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(-1, open_td(PERF_TYPE_RAW, TD_RETIRING | (1ULL << 18), 0,
-			      lead));
-	EXPECT_EQ(EINVAL, errno);
+	lead = td_refusals(_metadata, PERF_TYPE_RAW);
 
 	/* Every metric the part has, and cycles beside them. */
 	for (i = 0; i < n; i++) {
