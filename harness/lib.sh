@@ -45,6 +45,9 @@ INTEL_HYBRID_MODELS="97 aa"
 # Lake's server part (6a) stays intel-mNN, without them, as a KVM
 # guest's perfmon v2 shows the same cores.
 INTEL_TOPDOWN_MODELS="7e 8f ad"
+# The hybrid ones whose CPUs say their own counters in CPUID leaf 23H
+# (pmu-perfmon-ext=on), as Meteor Lake and later do; Alder Lake's not.
+INTEL_PERFMON_EXT_MODELS="aa"
 
 # intel_family_pmu NN: the PMU_MODEL that boots model NN for hwfamily.
 intel_family_pmu() {

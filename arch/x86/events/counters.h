@@ -690,8 +690,22 @@ int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom);
 int intel_topdown_config(struct x86c_pmu *p, struct perf_event *event);
 u64 intel_topdown_update(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void intel_topdown_start(struct x86c_pmu *p, struct perf_event *event);
+/**
+ * struct x86c_kind_counters - one kind of core's counters, as CPUID leaf
+ *	23H gives them on a CPU of that kind
+ * @core_type: the kind (CPUID leaf 1AH)
+ * @gp: its general-purpose counters, a bit each
+ * @fixed: its fixed counters, a bit each
+ */
+struct x86c_kind_counters {
+	u8	core_type;
+	u32	gp;
+	u32	fixed;
+};
+
 void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
-			     const struct x86c_intel_family *f);
+			     const struct x86c_intel_family *f,
+			     const struct x86c_kind_counters *boot);
 /* Intel perfmon v2 and later, for KUnit (counters_test.c) */
 extern const struct x86c_vendor x86c_intel_v2_vendor;
 #else

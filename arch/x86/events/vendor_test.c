@@ -190,6 +190,13 @@ static void intel_hybrid_split(struct kunit *test)
 		.name		= "test_hybrid_plain",
 		.atom		= &atom_family,
 	};
+	/* Leaf 23H's counters on either kind (fixed 2 absent on the P-core). */
+	static const struct x86c_kind_counters core_ext = {
+		.core_type = X86C_INTEL_CORE, .gp = 0xff, .fixed = 0xb,
+	};
+	static const struct x86c_kind_counters atom_ext = {
+		.core_type = X86C_INTEL_ATOM, .gp = 0xff, .fixed = 0x7,
+	};
 	struct counters_ctx *ctx = test->priv;
 	struct x86c_pmu *p = ctx->p, *atom;
 
@@ -199,7 +206,7 @@ static void intel_hybrid_split(struct kunit *test)
 	p->fixed_present = GENMASK_ULL(2, 0);
 	p->table = core_table;
 	p->events_mask_len = 7;
-	x86c_intel_split_hybrid(p, atom, &core_family);
+	x86c_intel_split_hybrid(p, atom, &core_family, NULL);
 	x86c_init_limits(p);
 	x86c_init_limits(atom);
 
@@ -226,17 +233,35 @@ static void intel_hybrid_split(struct kunit *test)
 	/* E-cores off: CPUID has the P-cores' counters already. */
 	p->num_gp = 8;
 	p->fixed_present = GENMASK_ULL(3, 0);
-	x86c_intel_split_hybrid(p, atom, &core_family);
+	x86c_intel_split_hybrid(p, atom, &core_family, NULL);
 	KUNIT_EXPECT_EQ(test, p->num_gp, 8);
 	KUNIT_EXPECT_EQ(test, p->num_fixed, 4);
 
 	/* A family with nothing more: both kinds get CPUID's counters. */
 	p->num_gp = 6;
 	p->fixed_present = GENMASK_ULL(2, 0);
-	x86c_intel_split_hybrid(p, atom, &plain_family);
+	x86c_intel_split_hybrid(p, atom, &plain_family, NULL);
 	KUNIT_EXPECT_EQ(test, p->num_gp, 6);
 	KUNIT_EXPECT_EQ(test, p->num_fixed, 3);
 	KUNIT_EXPECT_EQ(test, atom->num_gp, 6);
+
+	/*
+	 * CPUID leaf 23H on a P-core boot CPU: the P-cores get what it
+	 * says, not the family's additions; the E-cores CPUID 0AH's.
+	 */
+	x86c_intel_split_hybrid(p, atom, &core_family, &core_ext);
+	KUNIT_EXPECT_EQ(test, p->num_gp, 8);
+	KUNIT_EXPECT_EQ(test, p->fixed_present, 0xbULL);
+	KUNIT_EXPECT_EQ(test, p->nr_fixed_events, 3);
+	KUNIT_EXPECT_EQ(test, atom->num_gp, 6);
+	KUNIT_EXPECT_EQ(test, atom->fixed_present, 0x7ULL);
+	/* On an E-core boot CPU, the E-cores do. */
+	p->num_gp = 6;
+	p->fixed_present = GENMASK_ULL(2, 0);
+	x86c_intel_split_hybrid(p, atom, &plain_family, &atom_ext);
+	KUNIT_EXPECT_EQ(test, p->num_gp, 6);
+	KUNIT_EXPECT_EQ(test, atom->num_gp, 8);
+	KUNIT_EXPECT_EQ(test, atom->fixed_present, 0x7ULL);
 }
 
 /*

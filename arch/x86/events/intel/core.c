@@ -516,6 +516,28 @@ static void intel_fixed_events(struct x86c_pmu *p, u64 fixed)
 	}
 }
 
+/*
+ * The counters of the CPU this runs on, from CPUID leaf 23H
+ * (Architectural PerfMon Extension, Meteor Lake on), into @k.  Return:
+ * false where the leaf or its counters' subleaf is not there.
+ */
+static bool intel_ext_counters(struct x86c_kind_counters *k)
+{
+	union cpuid35_eax eax;
+	unsigned int ebx, ecx, edx;
+
+	if (!boot_cpu_has(X86_FEATURE_ARCH_PERFMON_EXT) ||
+	    boot_cpu_data.cpuid_level < ARCH_PERFMON_EXT_LEAF)
+		return false;
+	cpuid_count(ARCH_PERFMON_EXT_LEAF, 0, &eax.full, &ebx, &ecx, &edx);
+	if (!eax.split.cntr_subleaf)
+		return false;
+	cpuid_count(ARCH_PERFMON_EXT_LEAF, ARCH_PERFMON_NUM_COUNTER_LEAF,
+		    &k->gp, &k->fixed, &ecx, &edx);
+	k->core_type = get_this_hybrid_cpu_type();
+	return k->gp != 0;
+}
+
 /* What family @f (NULL for none) adds to the architectural events. */
 static void intel_family_tables(struct x86c_pmu *p,
 				const struct x86c_intel_family *f)
@@ -556,6 +578,7 @@ static void intel_family_tables(struct x86c_pmu *p,
  *	the P-cores' PMU
  * @atom: becomes the E-cores' PMU, with @f->atom's tables
  * @f: the part's family
+ * @boot: the boot CPU's kind's counters from CPUID leaf 23H, or NULL
  *
  * Alder Lake's and Raptor Lake's CPUID 0AH gives what both kinds of
  * core have: the E-cores' six general-purpose counters and fixed
@@ -565,13 +588,19 @@ static void intel_family_tables(struct x86c_pmu *p,
  * already gives the P-cores' eight: nothing is added then.  The P-cores
  * have IA32_PERF_METRICS, which IA32_PERF_CAPABILITIES does not announce
  * (it describes what every kind of core has): the family's metrics are
- * theirs without it, as upstream gives them.  Later hybrid parts say
- * each kind's counters in CPUID leaf 23H, which is not read yet: without
- * it their P-cores get what CPUID 0AH gives, as upstream gives them.
+ * theirs without it, as upstream gives them.
+ *
+ * Meteor Lake and later say each CPU's own counters in CPUID leaf 23H
+ * (@boot): the boot CPU's kind has those (and the family's additions
+ * are not needed).  The other kind's would have to be read on one of
+ * its CPUs, which are not up yet: it keeps what CPUID 0AH gives.
  */
 void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
-			     const struct x86c_intel_family *f)
+			     const struct x86c_intel_family *f,
+			     const struct x86c_kind_counters *boot)
 {
+	struct x86c_pmu *boot_kind = p;
+
 	*atom = *p;
 	atom->name = "cpu_atom";
 	atom->core_type = X86C_INTEL_ATOM;
@@ -579,11 +608,19 @@ void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
 
 	p->name = "cpu_core";
 	p->core_type = X86C_INTEL_CORE;
+	p->perf_metrics = f->nr_metrics > 0;
+	p->nr_metrics = f->nr_metrics;
+	if (boot) {
+		if (boot->core_type == X86C_INTEL_ATOM)
+			boot_kind = atom;
+		boot_kind->num_gp = min(fls(boot->gp), X86C_MAX_GP);
+		intel_fixed_events(boot_kind, boot->fixed &
+				   GENMASK(X86C_MAX_FIXED - 1, 0));
+		return;
+	}
 	if (p->num_gp + f->core_more_gp <= X86C_MAX_GP)
 		p->num_gp += f->core_more_gp;
 	intel_fixed_events(p, p->fixed_present | f->core_more_fixed);
-	p->perf_metrics = f->nr_metrics > 0;
-	p->nr_metrics = f->nr_metrics;
 }
 
 /**
@@ -601,6 +638,7 @@ int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom)
 	union cpuid10_ebx ebx;
 	union cpuid10_edx edx;
 	unsigned int ecx;
+	struct x86c_kind_counters boot;
 	u64 fixed = 0;
 
 	if (!boot_cpu_has(X86_FEATURE_ARCH_PERFMON))
@@ -660,7 +698,8 @@ int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom)
 			     boot_cpu_has(X86_FEATURE_TSX_FORCE_ABORT) &&
 			     !boot_cpu_has(X86_FEATURE_RTM_ALWAYS_ABORT);
 	if (f && f->atom && boot_cpu_has(X86_FEATURE_HYBRID_CPU))
-		x86c_intel_split_hybrid(p, atom, f);
+		x86c_intel_split_hybrid(p, atom, f,
+					intel_ext_counters(&boot) ? &boot : NULL);
 	/*
 	 * The metrics are shares of fixed counter 3's slots.  Their events/
 	 * files stay without it, as upstream lists them.
