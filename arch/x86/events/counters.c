@@ -53,10 +53,11 @@
  * come between any two lines of those callbacks; it only reads the
  * counters marked running and updates their events, which the
  * cmpxchg on prev_count in x86c_event_update() makes safe against a
- * concurrent read().  x86c_withhold_lock (a mutex, taken alone, in
- * process context) serializes changes of x86c_pmu.withheld and
- * .narrowed; x86c_constraint() reads them without it, the copies being
- * complete before the mask that selects them is published.
+ * concurrent read().  x86c_withhold_lock (a mutex, innermost, in
+ * process context: a vendor's sysfs knob may hold its own around it)
+ * serializes changes of x86c_pmu.withheld and .narrowed;
+ * x86c_constraint() reads them without it, the copies being complete
+ * before the mask that selects them is published.
  */
 
 #include <linux/cpu.h>

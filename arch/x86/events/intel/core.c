@@ -336,9 +336,8 @@ static DEVICE_ATTR_RW(freeze_on_smi);
 static void intel_allow_tfa_ipi(void *unused)
 {
 	struct x86c_pmu *p = x86c_here();
-	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
 
-	if (cpu->owned & BIT_ULL(INTEL_TFA_COUNTER))
+	if (p && (this_cpu_ptr(p->cpus)->owned & BIT_ULL(INTEL_TFA_COUNTER)))
 		perf_pmu_resched(&p->pmu);
 }
 
