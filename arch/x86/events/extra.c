@@ -180,7 +180,7 @@ static bool x86c_extra_works(struct x86c_pmu *p, u32 msr, u64 valid)
 void x86c_extra_probe(struct x86c_pmu *p, const struct x86c_extra_reg *regs,
 		      int nr)
 {
-	int i;
+	int i, nr_msrs = 0, nr_absent = 0;
 
 	if (WARN_ON_ONCE(nr > X86C_MAX_EXTRA))
 		nr = X86C_MAX_EXTRA;
@@ -194,8 +194,12 @@ void x86c_extra_probe(struct x86c_pmu *p, const struct x86c_extra_reg *regs,
 		if (slot < i ? p->extra_absent & BIT(slot) :
 		    !x86c_extra_works(p, regs[i].msr, regs[i].valid))
 			p->extra_absent |= BIT(i);
+		if (slot == i) {
+			nr_msrs++;
+			nr_absent += !!(p->extra_absent & BIT(i));
+		}
 	}
-	if (p->extra_absent)
+	if (nr_absent)
 		pr_info("perf/x86: %d of %d extra registers do not keep what is written (events that need them are refused)\n",
-			hweight8(p->extra_absent), nr);
+			nr_absent, nr_msrs);
 }
