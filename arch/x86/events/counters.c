@@ -425,6 +425,17 @@ static void x86c_apply_soon(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	p->vendor->enable_all(p, cpu);
 }
 
+/* The rows of the family's table, the end not counted. */
+static int x86c_nr_table_rows(struct x86c_pmu *p)
+{
+	struct event_constraint *c;
+	int n = 0;
+
+	for (c = p->table; c && c->cmask; c++)
+		n++;
+	return n;
+}
+
 /**
  * x86c_constraint - the counters an event may use
  * @p: the PMU
@@ -440,41 +451,39 @@ static void x86c_apply_soon(struct x86c_pmu *p, struct x86c_cpu *cpu)
 struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config)
 {
 	struct event_constraint *c;
-	int i, n = 0;
+	int i;
 
 	i = x86c_metric_of(p, config);
 	if (i >= 0)
 		return &p->metric[i];
 
-	for (c = p->table; c && c->cmask; c++, n++)
+	for (c = p->table; c && c->cmask; c++)
 		if (constraint_match(c, config))
 			goto found;
-	for (i = 0; i < p->nr_fixed_events; i++, n++) {
-		c = &p->fixed[i];
+	for (c = p->fixed; c < p->fixed + p->nr_fixed_events; c++)
 		if (constraint_match(c, config))
 			goto found;
-	}
 	c = &p->any_gp;
 found:
-	/* Pairs with the release in x86c_withhold(): the copies are set. */
-	if (unlikely(c->idxmsk64 & smp_load_acquire(&p->withheld)))
-		return &p->narrowed[n];
+	/*
+	 * Pairs with the release in x86c_withhold(): the copies are set.
+	 * Their order is the lookup's: the table's rows, @fixed, @any_gp.
+	 */
+	if (unlikely(c->idxmsk64 & smp_load_acquire(&p->withheld))) {
+		i = x86c_nr_table_rows(p);
+		if (c >= p->fixed && c < p->fixed + p->nr_fixed_events)
+			i += c - p->fixed;
+		else if (c == &p->any_gp)
+			i += p->nr_fixed_events;
+		else
+			i = c - p->table;
+		return &p->narrowed[i];
+	}
 	return c;
 }
 
 /* Serializes x86c_withhold(), of every PMU. */
 static DEFINE_MUTEX(x86c_withhold_lock);
-
-/* How many constraints x86c_constraint() may return but the metrics'. */
-static int x86c_nr_constraints(struct x86c_pmu *p)
-{
-	struct event_constraint *c;
-	int n = p->nr_fixed_events + 1;
-
-	for (c = p->table; c && c->cmask; c++)
-		n++;
-	return n;
-}
 
 /**
  * x86c_withhold - keep general-purpose counters from every event, or
@@ -493,7 +502,7 @@ static int x86c_nr_constraints(struct x86c_pmu *p)
 int x86c_withhold(struct x86c_pmu *p, u64 mask)
 {
 	struct event_constraint *c, *copies;
-	int i, n = x86c_nr_constraints(p);
+	int i, n = x86c_nr_table_rows(p) + p->nr_fixed_events + 1;
 
 	guard(mutex)(&x86c_withhold_lock);
 	if (!mask || p->narrowed) {
