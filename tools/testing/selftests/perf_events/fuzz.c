@@ -21,7 +21,8 @@
  * again in a replay.  It ends with where
  * the workers' time went (per kind of operation: how many, guest ms in
  * all, the longest one), then a summary: operations run, events opened,
- * and how many calls failed.
+ * and how many calls failed.  SIGINT ends the run early: the workers stop
+ * after their current operation and the summary follows as usual.
  */
 #define _GNU_SOURCE
 #include "perf_test.h"
@@ -67,7 +68,25 @@ static struct stats st;
 static int ncpus;
 static long tp_ids[3];
 static volatile int storm_stop;
-static time_t worker_deadline;
+/*
+ * The run's deadline, shared with every worker: SIGINT brings it forward
+ * to now (the harness ends a run early that the host cannot finish in
+ * time), and each worker then ends after its current operation.
+ */
+static volatile time_t *deadline;
+
+static int past_deadline(void)
+{
+	return time(NULL) >= *deadline;
+}
+
+static void on_interrupt(int sig)
+{
+	time_t now = time(NULL);
+
+	if (now < *deadline)
+		*deadline = now;
+}
 
 /* xorshift64*: small, seedable, good enough to pick operations. */
 static unsigned long long next_rand(void)
@@ -471,7 +490,7 @@ static void *storm(void *arg)
 {
 	int i = 0;
 
-	while (!storm_stop && time(NULL) < worker_deadline) {
+	while (!storm_stop && !past_deadline()) {
 		int fd = fds[i++ % MAX_FDS];
 
 		if (fd >= 0)
@@ -497,7 +516,7 @@ static void op_storm(void)
 	 * too.  A prctl() that never returns still keeps the worker from
 	 * finishing, which is what the run looks for.
 	 */
-	for (i = 0; i < 200 && time(NULL) < worker_deadline; i++)
+	for (i = 0; i < 200 && !past_deadline(); i++)
 		prctl(i & 1 ? PR_TASK_PERF_EVENTS_ENABLE :
 			      PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
 	work();
@@ -506,15 +525,14 @@ static void op_storm(void)
 		pthread_join(t[i], NULL);
 }
 
-static void worker(unsigned long long seed, time_t deadline)
+static void worker(unsigned long long seed)
 {
 	int i;
 
 	rng = seed ? seed : 1;
-	worker_deadline = deadline;
 	for (i = 0; i < MAX_FDS; i++)
 		fds[i] = -1;
-	while (time(NULL) < deadline) {
+	while (!past_deadline()) {
 		enum op_kind kind;
 		unsigned long ms;
 		struct timespec t0, t1;
@@ -624,7 +642,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	unsigned long long seed;
 	pid_t pid[16];
-	time_t deadline;
+	time_t start;
 
 	if (getenv(FUZZ_ENV)) {		/* the image of an exec'd child */
 		work();
@@ -651,20 +669,28 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTRAP, &sa, NULL);
 	signal(SIGIO, SIG_IGN);
-	deadline = time(NULL) + secs;
+	deadline = mmap(NULL, sizeof(*deadline), PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (deadline == MAP_FAILED)
+		return 2;
+	start = time(NULL);
+	*deadline = start + secs;
+	sa.sa_handler = on_interrupt;
+	sa.sa_flags = 0;
+	sigaction(SIGINT, &sa, NULL);
 
 	for (i = 0; i < workers; i++) {
 		pid[i] = fork();
 		if (pid[i] == 0) {
 			worker_id = i;
-			worker(seed * 1000003ULL + i, deadline);
+			worker(seed * 1000003ULL + i);
 		}
 	}
 	for (i = 0; i < workers; i++) {
 		while (waitpid(pid[i], &status, WNOHANG) != pid[i] &&
-		       time(NULL) <= deadline + GRACE_S)
+		       time(NULL) <= *deadline + GRACE_S)
 			usleep(100000);
-		if (time(NULL) > deadline + GRACE_S) {
+		if (time(NULL) > *deadline + GRACE_S) {
 			char path[64], wchan[64] = "?";
 
 			/* Stuck in the kernel: it cannot be killed either. */
@@ -685,8 +711,10 @@ int main(int argc, char **argv)
 		printf(" %s %lu/%lu/%lu", op_names[i], total->count[i],
 		       total->ms[i], total->max_ms[i]);
 	printf("\n");
-	printf("fuzz: seed %llu, %d s, %d workers: %lu operations, ",
-	       seed, secs, workers, total->ops);
+	printf("fuzz: seed %llu, %d s", seed, secs);
+	if (*deadline < start + secs)
+		printf(" (ended at %ld s: interrupted)", (long)(*deadline - start));
+	printf(", %d workers: %lu operations, ", workers, total->ops);
 	printf("%lu events opened, %lu opens refused, %lu calls failed, %lu tasks\n",
 	       total->opened, total->open_failed, total->calls_failed,
 	       total->tasks);
