@@ -119,8 +119,27 @@ append="panic=-1 oops=panic nokaslr perfcore.mode=$mode"
 # set by bench.sh per boot; all of it when empty.
 [ "$mode" = bench ] && [ -n "${BENCH_SEL:-}" ] &&
 	append+=" perfcore.bench=$(echo $BENCH_SEL | tr ' ' ,)"
+case "$mode" in
+check) limit=${CHECK_TIMEOUT:-1500} ;;
+bench) limit=900 ;;
+# The fuzzing time, 90 s for the fuzzers to end and the scan, and
+# the boot (minutes under lockdep and KASAN).
+# A debug guest's second under the fuzzers' load is nearly two host
+# seconds on an idle host, three when another guest or a build shares
+# it (arm64 SECONDS=1800 runs did not finish in 3300 s, nor in 5400 s
+# beside other work); the limit is there for a guest that stopped.
+fuzz)	limit=$(( ${FUZZ_SECONDS:-120} + 480 ))
+	[ "$DEBUG" = 1 ] && limit=$(( ${FUZZ_SECONDS:-120} * 4 + 900 )) ;;
+# SCRIPT_TIMEOUT: a longer limit for a one-off script.
+script) limit=${SCRIPT_TIMEOUT:-600} ;;
+*) limit=600 ;;
+esac
+# The guest ends its fuzzing early when this many of the host's seconds
+# (from its init's start) are gone, leaving 400 for the boot, the
+# fuzzers' ending and the scan: a guest running slow is cut short and
+# says so, where it would otherwise run into the limit (guest/init).
 [ "$mode" = fuzz ] &&
-	append+=" perfcore.fuzz=${FUZZ_SECONDS:-120},${FUZZ_SEED:-1}"
+	append+=" perfcore.fuzz=${FUZZ_SECONDS:-120},${FUZZ_SEED:-1},$((limit - 400))"
 # KERNEL_APPEND: more kernel parameters for one-off investigations.
 [ -n "${KERNEL_APPEND:-}" ] && append+=" $KERNEL_APPEND"
 # Every -icount boot is precise (shift=N, which the PMU models need) with
@@ -266,21 +285,6 @@ qemu+=(-nic none)
 # QEMU_EXTRA: more QEMU options for one-off investigations (a monitor
 # socket, -d logging); never set by make check or make bench.
 [ -n "${QEMU_EXTRA:-}" ] && read -r -a extra <<<"$QEMU_EXTRA" && qemu+=("${extra[@]}")
-case "$mode" in
-check) limit=${CHECK_TIMEOUT:-1500} ;;
-bench) limit=900 ;;
-# The fuzzing time, 90 s for the fuzzers to end and the scan, and
-# the boot (minutes under lockdep and KASAN).
-# A debug guest's second under the fuzzers' load is nearly two host
-# seconds on an idle host, three when another guest or a build shares
-# it (arm64 SECONDS=1800 runs did not finish in 3300 s, nor in 5400 s
-# beside other work); the limit is there for a guest that stopped.
-fuzz)	limit=$(( ${FUZZ_SECONDS:-120} + 480 ))
-	[ "$DEBUG" = 1 ] && limit=$(( ${FUZZ_SECONDS:-120} * 4 + 900 )) ;;
-# SCRIPT_TIMEOUT: a longer limit for a one-off script.
-script) limit=${SCRIPT_TIMEOUT:-600} ;;
-*) limit=600 ;;
-esac
 
 {
 	echo "perfcore: linux $(cat "$BUILD/base-version") kernel=$KERNEL arch=$ARCH debug=$DEBUG profile=$PROFILE mode=$mode"
