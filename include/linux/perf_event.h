@@ -1043,7 +1043,21 @@ void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu);
 void perf_sched_cb_inc(struct pmu *pmu);
 void perf_sched_cb_dec(struct pmu *pmu);
 struct perf_event_context *perf_cpu_task_ctx(void);
-void perf_event_update_userpage(struct perf_event *event);
+void __perf_event_update_userpage(struct perf_event *event);
+
+/**
+ * perf_event_update_userpage() - refresh the counter part of the user page
+ * @event: the event; nothing happens if it has no buffer
+ *
+ * Drivers call this at every add, del and counter reload, where most
+ * events have no buffer: that test is made here, without a call.
+ */
+static inline void perf_event_update_userpage(struct perf_event *event)
+{
+	if (rcu_access_pointer(event->rb))
+		__perf_event_update_userpage(event);
+}
+
 void perf_event_print_debug(void);
 void perf_event_itrace_started(struct perf_event *event);
 void perf_report_aux_output_id(struct perf_event *event, u64 hw_id);

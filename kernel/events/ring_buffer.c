@@ -274,15 +274,16 @@ void __weak arch_perf_update_userpage(struct perf_event *event,
 }
 
 /**
- * perf_event_update_userpage() - refresh the counter part of the user page
+ * __perf_event_update_userpage() - refresh the counter part of the user page
  * @event: the event; nothing happens if it has no buffer
  *
+ * perf_event_update_userpage() calls this when the event has a buffer.
  * Publishes the rdpmc index, the count offset and enabled/running times
  * inside the page's seqcount (pg->lock), so user space can compute the
  * current values itself.  Callable from any context including NMI; the
  * callers make sure it never nests for one event.
  */
-void perf_event_update_userpage(struct perf_event *event)
+void __perf_event_update_userpage(struct perf_event *event)
 {
 	struct perf_event_context *ctx = event->ctx;
 	struct perf_event_mmap_page *pg;
@@ -291,9 +292,6 @@ void perf_event_update_userpage(struct perf_event *event)
 	u64 now, count;
 	u32 idx;
 
-	/* Most events have no buffer: every add and del asks. */
-	if (!rcu_access_pointer(event->rb))
-		return;
 	rcu_read_lock();
 	rb = rcu_dereference(event->rb);
 	if (!rb)
@@ -331,7 +329,7 @@ void perf_event_update_userpage(struct perf_event *event)
 out:
 	rcu_read_unlock();
 }
-EXPORT_SYMBOL_GPL(perf_event_update_userpage);
+EXPORT_SYMBOL_GPL(__perf_event_update_userpage);
 
 /* ----------------------------------------------------------------------
  * Writing records.
