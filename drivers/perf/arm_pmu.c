@@ -213,16 +213,19 @@ static void armpmu_start(struct perf_event *event, int flags)
 	to_arm_pmu(event->pmu)->enable(event);
 }
 
-/* Mark the counters an event placed at @idx holds, a pair's both halves. */
-static void armpmu_hold(struct pmu_hw_events *cpuc,
-			const struct armpmu_need *need, int idx)
+/*
+ * Mark @taken, the counters an event placed at @idx holds (a pair's both
+ * halves), used; they are the event's home from now on (armpmu_place()).
+ */
+static void armpmu_hold(struct pmu_hw_events *cpuc, struct perf_event *event,
+			u64 taken, int idx)
 {
-	u64 taken = armpmu_taken(need, idx);
 	u64 used = armpmu_bits64(cpuc->used_mask) | taken;
 
 	if (taken != BIT_ULL(idx))
 		cpuc->paired |= BIT_ULL(idx);
 	bitmap_from_arr64(cpuc->used_mask, &used, ARMPMU_MAX_HWEVENTS);
+	event->hw.last_tag = taken;
 }
 
 /*
@@ -266,7 +269,7 @@ static int armpmu_replace_all(struct arm_pmu *armpmu,
 	cpuc->paired = 0;
 	bitmap_zero(cpuc->used_mask, ARMPMU_MAX_HWEVENTS);
 	for (i = 0; i <= n; i++)
-		armpmu_hold(cpuc, &needs[i], idx[i]);
+		armpmu_hold(cpuc, on[i], armpmu_taken(&needs[i], idx[i]), idx[i]);
 	for (i = 0; i < n; i++) {
 		if (idx[i] == on[i]->hw.idx)
 			continue;
@@ -279,19 +282,34 @@ static int armpmu_replace_all(struct arm_pmu *armpmu,
 	return idx[n];
 }
 
-/* A counter for @event on this CPU, marked used; or -EAGAIN. */
+/*
+ * A counter for @event on this CPU, marked used; or -EAGAIN.
+ *
+ * What counters_for() says of an event never changes, so the counters
+ * it held last (its home, hw.last_tag; 0 before it had any) suit it
+ * still, on any CPU of the PMU: when they are free it takes them again
+ * without asking.  Each event of a task switching in thus goes back
+ * where it was.  A home that is not the preferred counter (taken when
+ * that was busy) is kept until a placement fails and
+ * armpmu_replace_all() places everything anew.
+ */
 static int armpmu_place(struct arm_pmu *armpmu, struct pmu_hw_events *cpuc,
 			struct perf_event *event)
 {
+	u64 used = armpmu_bits64(cpuc->used_mask);
+	u64 home = event->hw.last_tag;
 	struct armpmu_need need;
-	u64 used;
 	int idx;
 
 	if (!armpmu->counters_for)
 		return armpmu->get_event_idx(cpuc, event);
 
+	if (home && !(used & home)) {
+		idx = fls64(home) - 1;
+		armpmu_hold(cpuc, event, home, idx);
+		return idx;
+	}
 	armpmu->counters_for(armpmu, event, &need);
-	used = armpmu_bits64(cpuc->used_mask);
 	idx = armpmu_take(&need, used);
 	if (idx < 0) {
 		u64 free = armpmu_counter_mask(armpmu) & ~used;
@@ -307,7 +325,7 @@ static int armpmu_place(struct arm_pmu *armpmu, struct pmu_hw_events *cpuc,
 			return -EAGAIN;
 		return armpmu_replace_all(armpmu, cpuc, event, &need);
 	}
-	armpmu_hold(cpuc, &need, idx);
+	armpmu_hold(cpuc, event, armpmu_taken(&need, idx), idx);
 	return idx;
 }
 
@@ -493,6 +511,7 @@ static int armpmu_event_init(struct perf_event *event)
 		return code;
 
 	hwc->idx = -1;
+	hwc->last_tag = 0;	/* no home yet: armpmu_place() */
 	hwc->config = 0;
 	hwc->config_base = 0;
 	hwc->event_base = 0;

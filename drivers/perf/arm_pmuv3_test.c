@@ -743,6 +743,75 @@ static void pmuv3_test_start_stop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->inten, 0ULL);
 }
 
+/* ---- placement through the framework ------------------------------ */
+
+/* The framework's calls into this driver, as armv8pmu_init() sets them. */
+static void pmuv3_test_driver(struct arm_pmu *armpmu)
+{
+	armpmu->counters_for = armv8pmu_counters_for;
+	armpmu->enable = armv8pmu_enable;
+	armpmu->disable = armv8pmu_disable;
+	armpmu->read_counter = armv8pmu_read_counter;
+	armpmu->write_counter = armv8pmu_write_counter;
+	cpumask_setall(&armpmu->supported_cpus);
+}
+
+static int pmuv3_test_add_ret;
+
+static void pmuv3_test_add(struct perf_event *event)
+{
+	pmuv3_test_add_ret = event->pmu->add(event, PERF_EF_START);
+}
+
+static void pmuv3_test_del(struct perf_event *event)
+{
+	event->pmu->del(event, 0);
+}
+
+static int pmuv3_test_add_idx(struct kunit *test, struct perf_event *event)
+{
+	pmuv3_test_add_ret = -1;
+	pmuv3_test_ev_call(event, pmuv3_test_add);
+	KUNIT_EXPECT_EQ(test, pmuv3_test_add_ret, 0);
+	return event->hw.idx;
+}
+
+/*
+ * An event goes back to the counter it held last when that is free,
+ * though a lower one is free too (a task switching in puts its events
+ * where they were); when another event holds it, the event is placed
+ * as any, and that counter is its home from then on.
+ */
+static void pmuv3_test_home(struct kunit *test)
+{
+	struct arm_pmu *armpmu = pmuv3_test_pmu(test);
+	struct perf_event *ev[4];
+	int i;
+
+	pmuv3_test_driver(armpmu);
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		ev[i] = pmuv3_test_event(test, PERF_TYPE_RAW,
+					 ARMV8_PMUV3_PERFCTR_L1D_CACHE, 0, -1);
+	/* The driver keeps records per CPU: stay on one. */
+	migrate_disable();
+	pmuv3_test_call(armpmu, pmuv3_test_reset_pmu);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, pmuv3_test_add_idx(test, ev[i]), i);
+	for (i = 0; i < 3; i++)
+		pmuv3_test_ev_call(ev[i], pmuv3_test_del);
+
+	KUNIT_EXPECT_EQ(test, pmuv3_test_add_idx(test, ev[2]), 2);
+	KUNIT_EXPECT_EQ(test, pmuv3_test_add_idx(test, ev[1]), 1);
+	KUNIT_EXPECT_EQ(test, pmuv3_test_add_idx(test, ev[3]), 0);
+	KUNIT_EXPECT_EQ(test, pmuv3_test_add_idx(test, ev[0]), 3);
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
+		pmuv3_test_ev_call(ev[i], pmuv3_test_del);
+	KUNIT_EXPECT_EQ(test, pmuv3_test_add_idx(test, ev[0]), 3);
+	pmuv3_test_ev_call(ev[0], pmuv3_test_del);
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, pmuv3_test_regs.cnten, 0ULL);
+}
+
 static struct kunit_case pmuv3_test_cases[] = {
 	KUNIT_CASE(pmuv3_test_chained_pair),
 	KUNIT_CASE(pmuv3_test_enables_at_start),
@@ -755,6 +824,7 @@ static struct kunit_case pmuv3_test_cases[] = {
 	KUNIT_CASE(pmuv3_test_event_idx),
 	KUNIT_CASE(pmuv3_test_reset),
 	KUNIT_CASE(pmuv3_test_start_stop),
+	KUNIT_CASE(pmuv3_test_home),
 	{}
 };
 
