@@ -123,20 +123,16 @@ static u64 armpmu_width_mask(const struct perf_event *event)
 	return GENMASK_ULL(31, 0);
 }
 
-/**
- * armpmu_event_set_period() - load the event's counter for its next
- *	overflow
- * @event: an event on a counter
+/*
+ * Load the event's counter for its next overflow.
  *
  * When the period has run out (period_left at or below 0), the next
  * one begins: what it overshot counts towards it, unless it overshot by
  * a whole period or more (the count was far behind), which starts a
  * fresh one.  The counter is loaded with at most half its range, so an
  * overflow taken late still finds it short of a second wrap.
- *
- * Return: 1 when a period ran out (the caller owes a sample), else 0.
  */
-int armpmu_event_set_period(struct perf_event *event)
+static __always_inline int __armpmu_event_set_period(struct perf_event *event)
 {
 	struct arm_pmu *armpmu = to_arm_pmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
@@ -160,12 +156,19 @@ int armpmu_event_set_period(struct perf_event *event)
 }
 
 /**
- * armpmu_event_update() - fold the counter's progress into the count
+ * armpmu_event_set_period() - load the event's counter for its next
+ *	overflow
  * @event: an event on a counter
  *
- * Return: the counter's value, as read.
+ * Return: 1 when a period ran out (the caller owes a sample), else 0.
  */
-u64 armpmu_event_update(struct perf_event *event)
+int armpmu_event_set_period(struct perf_event *event)
+{
+	return __armpmu_event_set_period(event);
+}
+
+/* Fold the counter's progress into the count; return what it read. */
+static __always_inline u64 __armpmu_event_update(struct perf_event *event)
 {
 	struct arm_pmu *armpmu = to_arm_pmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
@@ -183,6 +186,17 @@ u64 armpmu_event_update(struct perf_event *event)
 	return now;
 }
 
+/**
+ * armpmu_event_update() - fold the counter's progress into the count
+ * @event: an event on a counter
+ *
+ * Return: the counter's value, as read.
+ */
+u64 armpmu_event_update(struct perf_event *event)
+{
+	return __armpmu_event_update(event);
+}
+
 /* ---- the struct pmu callbacks ------------------------------------- */
 
 static void armpmu_read(struct perf_event *event)
@@ -193,23 +207,25 @@ static void armpmu_read(struct perf_event *event)
 /*
  * Arm counters cannot all be stopped alone on every implementation, so
  * stop() always folds the count (PERF_EF_UPDATE or not) and start()
- * always loads the counter again (PERF_EF_RELOAD or not).
+ * always loads the counter again (PERF_EF_RELOAD or not).  Both are
+ * inlined into add and del, which every context switch calls for each
+ * event it moves; the arithmetic is too.
  */
-static void armpmu_stop(struct perf_event *event, int flags)
+static __always_inline void armpmu_stop(struct perf_event *event, int flags)
 {
 	if (event->hw.state & PERF_HES_STOPPED)
 		return;
 	to_arm_pmu(event->pmu)->disable(event);
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	armpmu_event_update(event);
+	__armpmu_event_update(event);
 }
 
-static void armpmu_start(struct perf_event *event, int flags)
+static __always_inline void armpmu_start(struct perf_event *event, int flags)
 {
 	WARN_ON_ONCE((flags & PERF_EF_RELOAD) &&
 		     !(event->hw.state & PERF_HES_UPTODATE));
 	event->hw.state = 0;
-	armpmu_event_set_period(event);
+	__armpmu_event_set_period(event);
 	to_arm_pmu(event->pmu)->enable(event);
 }
 
