@@ -268,17 +268,22 @@ arm64)
 	# GICv3 and the kernel's pseudo-NMIs, so that the PMU interrupt is
 	# an NMI and the perf hard-lockup detector runs) or a72 (a
 	# Cortex-A72: PMUv3 for Armv8.0, whose event counters are 32 bits
-	# wide, so 64-bit events take chained pairs).
-	machine=virt cpu=max
+	# wide, so 64-bit events take chained pairs) or acpi (-cpu max
+	# booted through UEFI firmware with ACPI instead of a device tree:
+	# the PMU is found from the MADT, as on most arm64 servers).
+	machine=virt cpu=max firmware=()
 	case "${PMU_MODEL:-none}" in
 	none) ;;
 	nmi)	machine=virt,gic-version=3
 		append+=" irqchip.gicv3_pseudo_nmi=1" ;;
 	a72)	cpu=cortex-a72 ;;
-	*) die "PMU_MODEL on arm64 must be none, nmi or a72, not '$PMU_MODEL'" ;;
+	acpi)	firmware=(-bios /usr/share/qemu-efi-aarch64/QEMU_EFI.fd)
+		append+=" acpi=force" ;;
+	*) die "PMU_MODEL on arm64 must be none, nmi, a72 or acpi, not '$PMU_MODEL'" ;;
 	esac
 	qemu=("$qemu_dir/qemu-system-aarch64" -machine $machine -cpu $cpu
-	      -smp 2 -m 2G -icount $icount -append "console=ttyAMA0 $append") ;;
+	      "${firmware[@]}" -smp 2 -m 2G -icount $icount
+	      -append "console=ttyAMA0 $append") ;;
 esac
 # No network: the guest needs none, and our QEMU builds no NIC model.
 qemu+=(-nic none)

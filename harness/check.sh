@@ -20,7 +20,8 @@
 # hardware cases too, on -cpu max (PMUv3 for Armv8.5: 64-bit event
 # counters).  The hardware-counter binary then runs again on a
 # Cortex-A72 (a72: 32-bit event counters, 64-bit events chained) and
-# with the PMU interrupt as a pseudo-NMI (nmi), and the hard-lockup
+# with the PMU interrupt as a pseudo-NMI (nmi) and through UEFI with
+# ACPI (acpi: the PMU probed from the MADT), and the hard-lockup
 # detector's test, which needs that NMI, gets a boot of its own on nmi.
 . "$(dirname "$0")/lib.sh"
 
@@ -104,7 +105,7 @@ if [ "$ARCH" = x86_64 ]; then
 	[ -n "${TESTS:-}" ] && boots[0]="none $(sed 's/\bhardlockup\b//' <<<"$TESTS")"
 fi
 if [ "$ARCH" = arm64 ]; then
-	wanted hwcount && boots+=("a72 hwcount" "nmi hwcount")
+	wanted hwcount && boots+=("a72 hwcount" "nmi hwcount" "acpi hwcount")
 	wanted hardlockup && boots+=("nmi hardlockup")
 	[ -n "${TESTS:-}" ] && boots[0]="none $(sed 's/\bhardlockup\b//' <<<"$TESTS")"
 fi

@@ -12,7 +12,9 @@ pkgs=(linux-source-6.12 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu
       gpgv debian-archive-keyring
       # our QEMU (harness/qemu.sh): Debian's source and what it builds with
       dpkg-dev patch meson ninja-build pkg-config libglib2.0-dev
-      libpixman-1-dev libfdt-dev zlib1g-dev)
+      libpixman-1-dev libfdt-dev zlib1g-dev
+      # the UEFI firmware of the arm64 ACPI boot (boot.sh PMU_MODEL=acpi)
+      qemu-efi-aarch64)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -17,6 +17,8 @@ What becomes a result:
   perf.<check>            perf-tool workflows (exit status of the command)
   fuzz.<check>            make fuzz: each fuzzer ended when told, no task
                           left stuck (exit status of the guest's check)
+  boot.<check>            the boot was the one its model asks for (the
+                          acpi model: firmware tables, no device tree)
   kunit.<suite>.<test>    KUnit results the kernel printed at boot
   kernel.<check>          booted, finished before the time limit, and a
                           console free of oopses, BUGs, WARNINGs, lockdep,
@@ -172,7 +174,7 @@ def parse(log_lines):
                     elif seen < plan:
                         results.append((name + '.incomplete', 'fail',
                                         f'{plan - seen} of {plan} tests did not report (exit {rc})'))
-                elif name.startswith(('perf.', 'fuzz.')):
+                elif name.startswith(('perf.', 'fuzz.', 'boot.')):
                     results.append((name, 'pass' if rc == '0' else 'fail',
                                     '' if rc == '0' else f'exit {rc}'))
                 section = None
