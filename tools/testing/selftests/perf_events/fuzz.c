@@ -82,10 +82,12 @@ static int past_deadline(void)
 
 static void on_interrupt(int sig)
 {
-	time_t now = time(NULL);
+	struct timespec now;
 
-	if (now < *deadline)
-		*deadline = now;
+	/* time()'s clock, read the way POSIX allows a signal handler. */
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (now.tv_sec < *deadline)
+		*deadline = now.tv_sec;
 }
 
 /* xorshift64*: small, seedable, good enough to pick operations. */
