@@ -470,11 +470,10 @@ found:
 	 * Their order is the lookup's: the table's rows, @fixed, @any_gp.
 	 */
 	if (unlikely(c->idxmsk64 & smp_load_acquire(&p->withheld))) {
-		i = x86c_nr_table_rows(p);
-		if (c >= p->fixed && c < p->fixed + p->nr_fixed_events)
-			i += c - p->fixed;
-		else if (c == &p->any_gp)
-			i += p->nr_fixed_events;
+		if (c == &p->any_gp)
+			i = x86c_nr_table_rows(p) + p->nr_fixed_events;
+		else if (c >= p->fixed && c < p->fixed + p->nr_fixed_events)
+			i = x86c_nr_table_rows(p) + (c - p->fixed);
 		else
 			i = c - p->table;
 		return &p->narrowed[i];
