@@ -207,8 +207,14 @@ static ssize_t fops_read_group(struct perf_event *event, char __user *buf,
 {
 	u64 format = event->attr.read_format;
 	struct perf_event *head = event->group_leader;
-	struct perf_read_member members[FOPS_GROUP_ONSTACK];
-	u64 onstack[3 + 3 * FOPS_GROUP_ONSTACK];
+	/*
+	 * Written before they are read (the members as far as the group
+	 * goes, the words as far as perf_read_fill() lays them out and
+	 * copy_to_user() copies them): with INIT_STACK_ALL_ZERO the
+	 * compiler would zero all 408 bytes on every read first.
+	 */
+	struct perf_read_member members[FOPS_GROUP_ONSTACK] __uninitialized;
+	u64 onstack[3 + 3 * FOPS_GROUP_ONSTACK] __uninitialized;
 	struct fops_group_sum gs = { .member = members };
 	struct perf_event *copy;
 	u64 *out = onstack;
