@@ -327,6 +327,44 @@ TEST(hw_dynamic_pmu_type)
 	close(fgi);
 }
 
+static __u64 monotonic_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (__u64)t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+/*
+ * One sampled loop: @m periods of user instructions with the sampler
+ * @fd enabled; return how long it took.
+ */
+static __u64 sampled_loop_ns(int fd, __u64 period, unsigned long m)
+{
+	__u64 t0 = monotonic_ns();
+
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	hwc_loop(m * period / LOOP_K);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	return monotonic_ns() - t0;
+}
+
+/*
+ * The samples of a window of @m periods since the last tally, into @st:
+ * each of period @period and of this thread, m (+-1) of them.
+ */
+static void tally_window(struct __test_metadata *_metadata,
+			 struct perf_rb *rb, __u64 period, unsigned long m,
+			 struct sample_stats *st)
+{
+	tally_samples(rb, period, st);
+	EXPECT_EQ(0, st->other);
+	EXPECT_EQ(0, st->bad_period);
+	EXPECT_EQ(0, st->bad_tid);
+	EXPECT_GE(st->samples, m - 1);
+	EXPECT_LE(st->samples, m + 1);
+}
+
 /*
  * Overflow sampling at an exact period: sample_period=P on cycles (the
  * dedicated cycle counter; Intel's fixed counter 1) over a user loop of
@@ -352,12 +390,7 @@ TEST(hw_sample_period_exact)
 	hwc_loop(m * period / (LOOP_K * pmu->cycles_per_insn));
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 
-	tally_samples(&rb, period, &st);
-	EXPECT_EQ(0, st.other);
-	EXPECT_EQ(0, st.bad_period);
-	EXPECT_EQ(0, st.bad_tid);
-	EXPECT_GE(st.samples, m - 1);
-	EXPECT_LE(st.samples, m + 1);
+	tally_window(_metadata, &rb, period, m, &st);
 	/* All but a sample landing in the ioctl wrapper hit the loop. */
 	EXPECT_GE(st.in_loop + 1, st.samples)
 		TH_LOG("%lu of %lu sample IPs in the loop", st.in_loop,
@@ -392,16 +425,9 @@ TEST(hw_sample_period_instructions)
 	ASSERT_GE(fd, 0);
 
 	hwc_loop(1000);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	hwc_loop(m * period / LOOP_K);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	sampled_loop_ns(fd, period, m);
 
-	tally_samples(&rb, period, &st);
-	EXPECT_EQ(0, st.other);
-	EXPECT_EQ(0, st.bad_period);
-	EXPECT_EQ(0, st.bad_tid);
-	EXPECT_GE(st.samples, m - 1);
-	EXPECT_LE(st.samples, m + 1);
+	tally_window(_metadata, &rb, period, m, &st);
 	EXPECT_GE(st.in_loop + 1, st.samples)
 		TH_LOG("%lu of %lu sample IPs in the loop", st.in_loop,
 		       st.samples);
@@ -458,42 +484,6 @@ TEST(hw_instructions_busy_sibling)
 	close(fd);
 }
 
-static __u64 monotonic_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (__u64)t.tv_sec * 1000000000ULL + t.tv_nsec;
-}
-
-/*
- * One sampled loop: @m periods of user instructions with the sampler
- * @fd enabled; return how long it took.
- */
-static __u64 sampled_loop_ns(int fd, __u64 period, unsigned long m)
-{
-	__u64 t0 = monotonic_ns();
-
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	hwc_loop(m * period / LOOP_K);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	return monotonic_ns() - t0;
-}
-
-/* The samples of one window of @m periods since the last tally. */
-static void tally_window(struct __test_metadata *_metadata,
-			 struct perf_rb *rb, __u64 period, unsigned long m)
-{
-	struct sample_stats st;
-
-	tally_samples(rb, period, &st);
-	EXPECT_EQ(0, st.other);
-	EXPECT_EQ(0, st.bad_period);
-	EXPECT_EQ(0, st.bad_tid);
-	EXPECT_GE(st.samples, m - 1);
-	EXPECT_LE(st.samples, m + 1);
-}
-
 /*
  * Instruction sampling with a busy sibling: a loop sampling its own
  * user instructions every P, pinned to one CPU, finishes while a user
@@ -519,6 +509,7 @@ TEST(hw_sample_period_busy_sibling)
 {
 	const __u64 period = 10000, spin_ns = 2000000000ULL;
 	const unsigned long m = 10;
+	struct sample_stats st;
 	struct perf_rb rb;
 	__u64 alone, busy;
 	int cpu, fd, go[2];
@@ -535,7 +526,7 @@ TEST(hw_sample_period_busy_sibling)
 		ASSERT_GE(fd, 0);
 		hwc_loop(1000);
 		alone = sampled_loop_ns(fd, period, m);
-		tally_window(_metadata, &rb, period, m);
+		tally_window(_metadata, &rb, period, m, &st);
 
 		ASSERT_EQ(0, pipe(go));
 		spinner = fork();
@@ -562,7 +553,7 @@ TEST(hw_sample_period_busy_sibling)
 		EXPECT_LT(busy, spin_ns / 2)
 			TH_LOG("CPU %d: %llu ns with CPU %d busy, %llu alone",
 			       cpu, busy, !cpu, alone);
-		tally_window(_metadata, &rb, period, m);
+		tally_window(_metadata, &rb, period, m, &st);
 		perf_rb_unmap(&rb);
 		close(fd);
 	}
@@ -1053,7 +1044,7 @@ TEST(hw_count_keeps_counts_when_events_move)
 	struct perf_event_attr attr;
 	int fd[41], cap, n, i;
 	double rate, lo = 1e30, hi = 0;
-	struct timespec t0, t;
+	__u64 t0;
 
 	HW_REQUIRE();
 	ASSERT_EQ(0, pin_to_cpu(1));
@@ -1094,11 +1085,9 @@ TEST(hw_count_keeps_counts_when_events_move)
 	fd[n] = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_LE(0, fd[n]) TH_LOG("64-bit event: %s", strerror(errno));
 	r0[n] = (struct read_one){ 0 };
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec <
-	       1000000000L);
+	t0 = monotonic_ns();
+	while (monotonic_ns() - t0 < 1000000000ULL)
+		;
 	for (i = 0; i <= n; i++)
 		ASSERT_EQ(0, read_one_times(fd[i], &r1[i]));
 
