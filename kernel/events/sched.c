@@ -151,7 +151,8 @@ void perf_event_set_state(struct perf_event *event,
 /* ----------------------------------------------------------------------
  * One event, one group.
  */
-static struct perf_cpu_pmu_context *perf_cpc(struct perf_event *event)
+static __always_inline struct perf_cpu_pmu_context *
+perf_cpc(struct perf_event *event)
 {
 	return this_cpu_ptr(event->pmu_ctx->pmu->cpu_pmu_context);
 }
@@ -161,7 +162,7 @@ static struct perf_cpu_pmu_context *perf_cpc(struct perf_event *event)
  * back from being parked off.  On failure oncpu is -1 again.  The
  * counterpart of perf_event_left_pmu().
  */
-static int perf_event_take_pmu(struct perf_event *event)
+static __always_inline int perf_event_take_pmu(struct perf_event *event)
 {
 	struct perf_cpu_pmu_context *cpc;
 
@@ -208,7 +209,7 @@ static int perf_event_sched_in(struct perf_event *event,
 }
 
 /* @event gave its PMU back (del): the CPU's PMU has room again. */
-static void perf_event_left_pmu(struct perf_event *event)
+static __always_inline void perf_event_left_pmu(struct perf_event *event)
 {
 	struct perf_cpu_pmu_context *cpc = perf_cpc(event);
 
@@ -381,13 +382,13 @@ static bool perf_group_unpark(struct perf_event *leader)
  *
  * Not for a group bound to a CPU, an exclusive group (it must find the
  * PMU empty), a group with a disable pending from an overflow (going off
- * is what carries it out), trace and AUX PMUs' groups (their sched in
- * logs and starts more than counters), nor while the PMU's flexible
- * groups contend (their charges are taken at each way off).
+ * is what carries it out), nor while the PMU's flexible groups contend
+ * (their charges are taken at each way off); nor for trace and AUX
+ * PMUs' groups (their sched in logs and starts more than counters),
+ * which the caller asks of the PMU once (perf_pmu_parks_off()).
  */
 static bool perf_group_parks_off(struct perf_event *leader)
 {
-	struct pmu *pmu = leader->pmu_ctx->pmu;
 	struct perf_event *sib;
 
 	if (leader->cpu != -1 || leader->attr.exclusive ||
@@ -395,13 +396,17 @@ static bool perf_group_parks_off(struct perf_event *leader)
 		return false;
 	if (!leader->attr.pinned && leader->pmu_ctx->flexible_missed)
 		return false;
-	if ((pmu->capabilities & PERF_PMU_CAP_ITRACE) || pmu->setup_aux)
-		return false;
 	list_for_each_entry(sib, &leader->sibling_list, sibling_entry) {
 		if (sib->pending_disable)
 			return false;
 	}
 	return true;
+}
+
+/* The part of perf_group_parks_off() that is the PMU's: asked once. */
+static bool perf_pmu_parks_off(struct pmu *pmu)
+{
+	return !(pmu->capabilities & PERF_PMU_CAP_ITRACE) && !pmu->setup_aux;
 }
 
 /*
@@ -427,7 +432,8 @@ static void perf_group_park_off(struct perf_event *leader,
 }
 
 /* One member of a group parked off: its counter again, or -EAGAIN. */
-static int perf_event_unpark_off(struct perf_event *event, int cpu)
+static __always_inline int perf_event_unpark_off(struct perf_event *event,
+						 int cpu)
 {
 	if (event->state != PERF_EVENT_STATE_ACTIVE)
 		return 0;
@@ -436,20 +442,22 @@ static int perf_event_unpark_off(struct perf_event *event, int cpu)
 }
 
 /*
- * Put a group parked off back on its PMU, as the group it was: false if
- * it may not or does not fit (as perf_group_sched_in() judges), or if a
- * member was enabled while it was out; the caller then takes it off.
+ * Put a group parked off back on its PMU (@cpc: this CPU's part of it),
+ * as the group it was: false if it may not or does not fit (as
+ * perf_group_sched_in() judges), or if a member was enabled while it was
+ * out; the caller then takes it off.  The caller has found that the PMU
+ * counts on this CPU; a group parked off has no CPU or cgroup of its own
+ * to match (perf_group_parks_off()).
  */
 static bool perf_group_unpark_off(struct perf_event *leader,
+				  struct perf_cpu_pmu_context *cpc,
 				  unsigned int fits_below)
 {
 	struct pmu *pmu = leader->pmu_ctx->pmu;
-	struct perf_cpu_pmu_context *cpc = this_cpu_ptr(pmu->cpu_pmu_context);
 	int cpu = smp_processor_id();
 	struct perf_event *sib;
 
-	if (!perf_event_filter_match(leader) || cpc->exclusive ||
-	    leader->nr_siblings + 1 >= fits_below)
+	if (cpc->exclusive || leader->nr_siblings + 1 >= fits_below)
 		return false;
 	list_for_each_entry(sib, &leader->sibling_list, sibling_entry) {
 		if (sib->state == PERF_EVENT_STATE_INACTIVE)
@@ -495,7 +503,8 @@ static int perf_group_sched_in(struct perf_event *leader,
 	struct perf_event *sib, *failed = NULL;
 
 	if (perf_event_parked_off(leader)) {
-		if (perf_group_unpark_off(leader, fits_below))
+		if (perf_event_filter_match(leader) &&
+		    perf_group_unpark_off(leader, cpc, fits_below))
 			return 0;
 		/*
 		 * Off for real, at the instant its context stopped; then
@@ -620,6 +629,7 @@ static void perf_mux_kick(struct perf_event_pmu_context *epc);
 static void perf_epc_sched_out(struct perf_event_pmu_context *epc,
 			       struct perf_event_context *ctx, int type)
 {
+	bool park_off = (type & EVENT_PARK) && perf_pmu_parks_off(epc->pmu);
 	struct perf_event *leader, *tmp;
 
 	if (list_empty(&epc->active_groups))
@@ -632,7 +642,7 @@ static void perf_epc_sched_out(struct perf_event_pmu_context *epc,
 		if (type & EVENT_PARK) {
 			if (perf_group_parks(leader))
 				continue;
-			if (perf_group_parks_off(leader)) {
+			if (park_off && perf_group_parks_off(leader)) {
 				perf_group_park_off(leader, NULL);
 				continue;
 			}
@@ -730,13 +740,52 @@ static void perf_flex_rebase(struct perf_event_pmu_context *epc)
 	}
 }
 
+/*
+ * The way back for a task whose flexible groups on @epc's PMU all fit
+ * and all parked off at its switch (the usual task switch with hardware
+ * events): each goes back on, in the order they were on, without a walk
+ * of the queue.  While nothing misses the queue's order decides nothing
+ * (perf_flex_charge_group()) and no group's place in it changed, so the
+ * walk would find what this finds.  Return: false when the walk is
+ * needed after all (a group of the queue was not parked off, or one did
+ * not get its counters back; that one is off now, to be offered by the
+ * walk as any group).
+ */
+static bool perf_flex_unpark_all(struct perf_event_pmu_context *epc,
+				 struct perf_event_context *ctx)
+{
+	struct pmu *pmu = epc->pmu;
+	struct perf_cpu_pmu_context *cpc = this_cpu_ptr(pmu->cpu_pmu_context);
+	struct perf_event *leader, *tmp;
+	unsigned int parked = 0;
+
+	/* perf_event_filter_match() of a group parked off, asked once. */
+	if (epc->flexible_missed ||
+	    (pmu->filter && pmu->filter(pmu, smp_processor_id())))
+		return false;
+	list_for_each_entry_safe(leader, tmp, &epc->active_groups,
+				 active_entry) {
+		if (leader->attr.pinned)
+			continue;
+		if (!perf_event_parked_off(leader))
+			return false;
+		if (!perf_group_unpark_off(leader, cpc, UINT_MAX)) {
+			perf_group_off(leader, ctx);
+			return false;
+		}
+		parked++;
+	}
+	return parked == epc->flexible.nr;
+}
+
 static void perf_flexible_sched_in(struct perf_event_pmu_context *epc,
 				   struct perf_event_context *ctx)
 {
 	struct perf_flex_walk walk = { .ctx = ctx, .fits_below = UINT_MAX };
 	int missed;
 
-	if (perf_flex_empty(&epc->flexible))
+	if (perf_flex_empty(&epc->flexible) ||
+	    perf_flex_unpark_all(epc, ctx))
 		return;
 	missed = perf_flex_sched(&epc->flexible, perf_mux_flex_lag(epc->pmu),
 				 perf_flex_try, &walk, PERF_FLEX_MAX_MISSES);
