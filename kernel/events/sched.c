@@ -856,19 +856,24 @@ static void perf_ctx_sched_in(struct perf_event_context *ctx,
 	}
 	ctx->is_active |= type & EVENT_ALL;
 
+	/*
+	 * Pinned before flexible holds per PMU; groups of different PMUs
+	 * never compete, so each PMU takes both passes in one hold.
+	 */
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
-		if (pmu && epc->pmu != pmu)
+		bool pinned = (type & EVENT_PINNED) &&
+			      !list_empty(&epc->pinned_groups);
+		bool flexible = (type & EVENT_FLEXIBLE) &&
+				!perf_flex_empty(&epc->flexible);
+
+		if ((pmu && epc->pmu != pmu) || !(pinned || flexible))
 			continue;
-		if (type & EVENT_PINNED && !list_empty(&epc->pinned_groups)) {
-			perf_pmu_disable(epc->pmu);
+		perf_pmu_disable(epc->pmu);
+		if (pinned)
 			perf_pinned_sched_in(epc, ctx);
-			perf_pmu_enable(epc->pmu);
-		}
-		if (type & EVENT_FLEXIBLE && !perf_flex_empty(&epc->flexible)) {
-			perf_pmu_disable(epc->pmu);
+		if (flexible)
 			perf_flexible_sched_in(epc, ctx);
-			perf_pmu_enable(epc->pmu);
-		}
+		perf_pmu_enable(epc->pmu);
 	}
 }
 
@@ -1054,11 +1059,8 @@ void perf_task_ctx_start(struct perf_cpu_context *cpuctx,
 	lockdep_assert_held(&ctx->lock);
 	cpuctx->task_ctx = ctx;
 
-	if (!ctx->nr_events) {
-		perf_ctx_sched_in(ctx, NULL, EVENT_ALL);
-	} else if (cpuctx->ctx.nr_events &&
-		   (cpuctx->ctx.is_active & EVENT_FLEXIBLE) &&
-		   perf_ctx_has_pinned(ctx)) {
+	if (cpuctx->ctx.nr_events && (cpuctx->ctx.is_active & EVENT_FLEXIBLE) &&
+	    perf_ctx_has_pinned(ctx)) {
 		/*
 		 * The task's pinned groups go before the CPU's flexible ones,
 		 * which make room for them.  Without task pinned groups the
@@ -1067,8 +1069,7 @@ void perf_task_ctx_start(struct perf_cpu_context *cpuctx,
 		perf_ctx_sched_out(&cpuctx->ctx, NULL, EVENT_FLEXIBLE);
 		perf_sched_in_all(cpuctx, ctx);
 	} else {
-		perf_ctx_sched_in(ctx, NULL, EVENT_PINNED);
-		perf_ctx_sched_in(ctx, NULL, EVENT_FLEXIBLE);
+		perf_ctx_sched_in(ctx, NULL, EVENT_ALL);
 	}
 }
 
