@@ -199,14 +199,17 @@ bool perf_ctx_interchangeable(const struct perf_event_context *a,
 EXPORT_SYMBOL_IF_KUNIT(perf_ctx_interchangeable);
 
 /**
- * perf_task_ctx_trade - hand @ctx to @next instead of switching it out
+ * __perf_task_ctx_trade - hand @ctx to @next instead of switching it out
  * @prev: the task leaving this CPU
  * @ctx: its context, scheduled in here
  * @next: the task coming in
+ * @next_ctx: @next's context as perf_task_ctx_trade() found it, another
+ *	than @ctx, and one of the two a clone
  *
  * When @next's context is interchangeable with @ctx, the two tasks swap
  * contexts and @ctx stays on the PMU, now as @next's; @next's switch-in
- * then finds it already in place.
+ * then finds it already in place.  perf_task_ctx_trade() looked without
+ * locks; this looks again with them and decides.
  *
  * Not while either context has a SIGTRAP queued for its task: the signal
  * goes only to the task of the event's context when the work runs, and
@@ -220,19 +223,12 @@ EXPORT_SYMBOL_IF_KUNIT(perf_ctx_interchangeable);
  * wanting sched_task calls (the caller checks).
  * Return: true when traded; false when @ctx has to be switched out.
  */
-bool perf_task_ctx_trade(struct task_struct *prev,
-			 struct perf_event_context *ctx,
-			 struct task_struct *next)
+bool __perf_task_ctx_trade(struct task_struct *prev,
+			   struct perf_event_context *ctx,
+			   struct task_struct *next,
+			   struct perf_event_context *next_ctx)
 {
-	struct perf_event_context *next_ctx;
 	bool traded = false;
-
-	next_ctx = rcu_dereference_raw(next->perf_event_ctxp);
-	if (!next_ctx || next_ctx == ctx)
-		return false;
-	/* Unlocked first look; the locked one below decides. */
-	if (!READ_ONCE(ctx->clone_of) && !READ_ONCE(next_ctx->clone_of))
-		return false;
 
 	raw_spin_lock(&ctx->lock);
 	raw_spin_lock_nested(&next_ctx->lock, SINGLE_DEPTH_NESTING);

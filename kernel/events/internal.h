@@ -324,9 +324,30 @@ struct perf_event_context *
 perf_ctx_clone_origin(struct perf_event_context *parent, u64 *gen);
 bool perf_ctx_interchangeable(const struct perf_event_context *a,
 			      const struct perf_event_context *b);
-bool perf_task_ctx_trade(struct task_struct *prev,
-			 struct perf_event_context *ctx,
-			 struct task_struct *next);
+bool __perf_task_ctx_trade(struct task_struct *prev,
+			   struct perf_event_context *ctx,
+			   struct task_struct *next,
+			   struct perf_event_context *next_ctx);
+
+/*
+ * perf_task_ctx_trade - hand @ctx to @next instead of switching it out
+ *
+ * The unlocked first look is inline, for every task switch to make:
+ * only a context that is a clone, or has one, can be traded.
+ * __perf_task_ctx_trade() (clone.c) takes the locks and decides.
+ */
+static inline bool perf_task_ctx_trade(struct task_struct *prev,
+				       struct perf_event_context *ctx,
+				       struct task_struct *next)
+{
+	struct perf_event_context *next_ctx;
+
+	next_ctx = rcu_dereference_raw(next->perf_event_ctxp);
+	if (!next_ctx || next_ctx == ctx ||
+	    (!READ_ONCE(ctx->clone_of) && !READ_ONCE(next_ctx->clone_of)))
+		return false;
+	return __perf_task_ctx_trade(prev, ctx, next, next_ctx);
+}
 
 /* Fold the time up to now into @event's totals (ctx->lock held). */
 void perf_event_update_time(struct perf_event *event);
