@@ -299,32 +299,17 @@ static int armpmu_replace_all(struct arm_pmu *armpmu,
 }
 
 /*
- * A counter for @event on this CPU, marked used; or -EAGAIN.
- *
- * What counters_for() says of an event never changes, so the counters
- * it held last (its home, hw.last_tag; 0 before it had any) suit it
- * still, on any CPU of the PMU: when they are free it takes them again
- * without asking.  Each event of a task switching in thus goes back
- * where it was.  A home that is not the preferred counter (taken when
- * that was busy) is kept until a placement fails and
- * armpmu_replace_all() places everything anew.
+ * armpmu_place() for an event whose home is taken or that has none yet:
+ * ask the driver what it may take.  Out of line, to keep the way home
+ * short.
  */
-static int armpmu_place(struct arm_pmu *armpmu, struct pmu_hw_events *cpuc,
-			struct perf_event *event)
+static noinline int armpmu_place_anew(struct arm_pmu *armpmu,
+				      struct pmu_hw_events *cpuc,
+				      struct perf_event *event, u64 used)
 {
-	u64 used = armpmu_bits64(cpuc->used_mask);
-	u64 home = event->hw.last_tag;
 	struct armpmu_need need;
 	int idx;
 
-	if (!armpmu->counters_for)
-		return armpmu->get_event_idx(cpuc, event);
-
-	if (home && !(used & home)) {
-		idx = fls64(home) - 1;
-		armpmu_hold(cpuc, event, home, idx);
-		return idx;
-	}
 	armpmu->counters_for(armpmu, event, &need);
 	idx = armpmu_take(&need, used);
 	if (idx < 0) {
@@ -343,6 +328,35 @@ static int armpmu_place(struct arm_pmu *armpmu, struct pmu_hw_events *cpuc,
 	}
 	armpmu_hold(cpuc, event, armpmu_taken(&need, idx), idx);
 	return idx;
+}
+
+/*
+ * A counter for @event on this CPU, marked used; or -EAGAIN.
+ *
+ * What counters_for() says of an event never changes, so the counters
+ * it held last (its home, hw.last_tag; 0 before it had any) suit it
+ * still, on any CPU of the PMU: when they are free it takes them again
+ * without asking.  Each event of a task switching in thus goes back
+ * where it was.  A home that is not the preferred counter (taken when
+ * that was busy) is kept until a placement fails and
+ * armpmu_replace_all() places everything anew.
+ */
+static int armpmu_place(struct arm_pmu *armpmu, struct pmu_hw_events *cpuc,
+			struct perf_event *event)
+{
+	u64 used = armpmu_bits64(cpuc->used_mask);
+	u64 home = event->hw.last_tag;
+	int idx;
+
+	if (!armpmu->counters_for)
+		return armpmu->get_event_idx(cpuc, event);
+
+	if (home && !(used & home)) {
+		idx = fls64(home) - 1;
+		armpmu_hold(cpuc, event, home, idx);
+		return idx;
+	}
+	return armpmu_place_anew(armpmu, cpuc, event, used);
 }
 
 static void armpmu_unplace(struct arm_pmu *armpmu, struct pmu_hw_events *cpuc,
@@ -368,10 +382,6 @@ static int armpmu_add(struct perf_event *event, int flags)
 	struct pmu_hw_events *cpuc = this_cpu_ptr(armpmu->hw_events);
 	struct hw_perf_event *hwc = &event->hw;
 	int idx;
-
-	/* A task's event meets CPUs of other kinds on big.LITTLE. */
-	if (!cpumask_test_cpu(smp_processor_id(), &armpmu->supported_cpus))
-		return -ENOENT;
 
 	idx = armpmu_place(armpmu, cpuc, event);
 	if (idx < 0)
@@ -546,7 +556,11 @@ static int armpmu_event_init(struct perf_event *event)
 	return armpmu_group_fits(event);
 }
 
-/* On big.LITTLE a CPU of another kind is not this PMU's to schedule. */
+/*
+ * On big.LITTLE a CPU of another kind is not this PMU's to schedule: a
+ * task's event meets such CPUs.  The core asks this before it adds an
+ * event, so add need not.
+ */
 static bool armpmu_filter(struct pmu *pmu, int cpu)
 {
 	return !cpumask_test_cpu(cpu, &to_arm_pmu(pmu)->supported_cpus);
