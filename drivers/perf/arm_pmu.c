@@ -759,6 +759,7 @@ struct arm_pmu *armpmu_alloc(void)
 
 		cpuc->percpu_pmu = armpmu;
 		cpuc->user_access = U64_MAX;
+		memset(cpuc->types, 0xff, sizeof(cpuc->types));
 	}
 
 	armpmu->attr_groups[ARMPMU_ATTR_GROUP_COMMON] = &armpmu_common_group;

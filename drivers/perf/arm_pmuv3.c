@@ -323,15 +323,33 @@ static u64 armv8pmu_counter_bits(struct perf_event *event)
 					 BIT_ULL(idx);
 }
 
-static void armv8pmu_set_type(const struct armv8pmu_hw_ops *hw, int idx,
-			      u64 type)
+/*
+ * Write a counter's type, unless it holds that type already: a task
+ * switch hands each counter to the next task's event, which counts the
+ * same thing more often than not.  On VHE, KVM rewrites the type of a
+ * counter whose event counts only for the host or only for guests
+ * (exclude_host != exclude_guest) as vCPUs load and put: its type is
+ * not known after it.
+ */
+static void armv8pmu_set_type(const struct armv8pmu_hw_ops *hw,
+			      struct pmu_hw_events *cpuc, int idx, u64 type,
+			      bool kvm_switches)
+{
+	if (cpuc->types[idx] == type)
+		return;
+	hw->set_type(idx, type);
+	cpuc->types[idx] = kvm_switches ? U64_MAX : type;
+}
+
+/* What the event's counter's type register holds (hw.config_base's part). */
+static u64 armv8pmu_type_of(struct perf_event *event)
 {
 	u64 keep = ARMV8_PMU_EVTYPE_EVENT | ARMV8_PMU_INCLUDE_EL2 |
 		   ARMV8_PMU_EXCLUDE_EL0 | ARMV8_PMU_EXCLUDE_EL1;
 
 	if (IS_ENABLED(CONFIG_ARM64))
 		keep |= ARMV8_PMU_EVTYPE_TC | ARMV8_PMU_EVTYPE_TH;
-	hw->set_type(idx, type & keep);
+	return event->hw.config_base & keep;
 }
 
 /* This CPU's counters, with the driver's records of its enables. */
@@ -389,6 +407,41 @@ static void armv8pmu_set_irqs(const struct armv8pmu_hw_ops *hw,
 	}
 }
 
+/* Does KVM rewrite the event's type (armv8pmu_set_type())? */
+static bool armv8pmu_kvm_switches(struct perf_event *event)
+{
+	return event->attr.exclude_host != event->attr.exclude_guest;
+}
+
+/*
+ * Give the event's counter (a pair's two) its type and interrupt.  Out
+ * of line: at a task switch the next task's event on a counter mostly
+ * counts what the last one did, and the interrupt enable stays, so
+ * armv8pmu_enable() seldom needs this.
+ */
+static noinline void armv8pmu_prepare(const struct armv8pmu_hw_ops *hw,
+				      struct pmu_hw_events *cpuc,
+				      struct perf_event *event)
+{
+	u64 bits = armv8pmu_counter_bits(event);
+	bool kvm_switches = armv8pmu_kvm_switches(event);
+	u64 irq = BIT_ULL(event->hw.idx);
+	int idx = event->hw.idx;
+
+	if (armv8pmu_chained(event)) {
+		/* The high half counts the low one's overflows, at any EL. */
+		armv8pmu_set_type(hw, cpuc, idx - 1, armv8pmu_type_of(event),
+				  kvm_switches);
+		armv8pmu_set_type(hw, cpuc, idx, ARMV8_PMUV3_PERFCTR_CHAIN |
+				  ARMV8_PMU_INCLUDE_EL2, false);
+	} else {
+		armv8pmu_set_type(hw, cpuc, idx, armv8pmu_type_of(event),
+				  kvm_switches);
+	}
+	/* A pair's low half wraps every 2^32: only the high half's ends it. */
+	armv8pmu_set_irqs(hw, cpuc, irq, bits & ~irq);
+}
+
 /*
  * Program one counter and let it count (at the PMU's start when it is
  * held stopped).  Its value was loaded just before.
@@ -398,19 +451,12 @@ static void armv8pmu_enable(struct perf_event *event)
 	const struct armv8pmu_hw_ops *hw = armv8pmu_event_hw(event);
 	struct pmu_hw_events *cpuc = armv8pmu_cpuc(event);
 	u64 bits = armv8pmu_counter_bits(event);
-	u64 irq = BIT_ULL(event->hw.idx);
 	int idx = event->hw.idx;
 
-	if (armv8pmu_chained(event)) {
-		/* The high half counts the low one's overflows, at any EL. */
-		armv8pmu_set_type(hw, idx - 1, event->hw.config_base);
-		armv8pmu_set_type(hw, idx, ARMV8_PMUV3_PERFCTR_CHAIN |
-					   ARMV8_PMU_INCLUDE_EL2);
-	} else {
-		armv8pmu_set_type(hw, idx, event->hw.config_base);
-	}
-	/* A pair's low half wraps every 2^32: only the high half's ends it. */
-	armv8pmu_set_irqs(hw, cpuc, irq, bits & ~irq);
+	if (armv8pmu_chained(event) ||
+	    cpuc->types[idx] != armv8pmu_type_of(event) ||
+	    !(cpuc->irqs_on & BIT_ULL(idx)))
+		armv8pmu_prepare(hw, cpuc, event);
 
 	kvm_set_pmu_events(bits, &event->attr);
 	/* A guest-only event is switched by KVM at guest entry and exit. */
@@ -493,6 +539,7 @@ static void armv8pmu_reset(void *info)
 	cpuc->to_count = 0;
 	cpuc->irqs_on = 0;
 	cpuc->user_access = U64_MAX;
+	memset(cpuc->types, 0xff, sizeof(cpuc->types));
 
 	/*
 	 * Reset every counter; the cycle counter overflows at 64 bits and

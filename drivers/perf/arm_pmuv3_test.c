@@ -37,7 +37,7 @@
  * One CPU's PMU registers: PMCR_EL0, the counters, their types, the
  * count and interrupt enables, the overflow status and PMUSERENR_EL0;
  * enable_writes counts the writes of the two enables' set and clear
- * registers.
+ * registers, type_writes those of the counters' types.
  * Counter glitch_idx reads as glitch_val for glitch_reads more reads;
  * bad_idx records an index beyond the model's.
  */
@@ -47,6 +47,7 @@ struct pmuv3_test_regs {
 	u64		type[PMUV3_TEST_NR];
 	u64		cnten, inten, ovs, userenr;
 	unsigned int	enable_writes;
+	unsigned int	type_writes;
 	int		glitch_idx;
 	unsigned int	glitch_reads;
 	u64		glitch_val;
@@ -96,6 +97,7 @@ static void pmuv3_test_set_type(int idx, u64 val)
 {
 	if (pmuv3_test_idx_ok(idx))
 		pmuv3_test_regs.type[idx] = val;
+	pmuv3_test_regs.type_writes++;
 }
 
 static void pmuv3_test_count_on(u64 mask)
@@ -812,6 +814,61 @@ static void pmuv3_test_home(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pmuv3_test_regs.cnten, 0ULL);
 }
 
+/*
+ * A counter's type is written only when it changes: the next event on the
+ * counter that counts the same thing (another task's, at a switch) writes
+ * nothing.  Not after a reset (the CPU may have lost its registers), nor
+ * after an event that counts for the host or a guest only, whose type KVM
+ * rewrites behind the driver.
+ */
+static void pmuv3_test_types(struct kunit *test)
+{
+	struct pmuv3_test_regs *r = &pmuv3_test_regs;
+	struct arm_pmu *armpmu = pmuv3_test_pmu(test);
+	struct perf_event *l1d = pmuv3_test_event(test, PERF_TYPE_RAW,
+				ARMV8_PMUV3_PERFCTR_L1D_CACHE, 0, 2);
+	struct perf_event *again = pmuv3_test_event(test, PERF_TYPE_RAW,
+				ARMV8_PMUV3_PERFCTR_L1D_CACHE, 0, 2);
+	struct perf_event *br = pmuv3_test_event(test, PERF_TYPE_RAW,
+				ARMV8_PMUV3_PERFCTR_BR_RETIRED, 0, 2);
+	struct perf_event *host = pmuv3_test_event(test, PERF_TYPE_RAW,
+				ARMV8_PMUV3_PERFCTR_L1D_CACHE, 0, 2);
+
+	host->attr.exclude_guest = 1;
+	migrate_disable();
+	pmuv3_test_call(armpmu, pmuv3_test_reset_pmu);
+	r->type_writes = 0;
+
+	pmuv3_test_ev_call(l1d, armv8pmu_enable);
+	pmuv3_test_ev_call(l1d, armv8pmu_disable);
+	KUNIT_EXPECT_EQ(test, r->type_writes, 1U);
+	pmuv3_test_ev_call(again, armv8pmu_enable);
+	pmuv3_test_ev_call(again, armv8pmu_disable);
+	KUNIT_EXPECT_EQ(test, r->type_writes, 1U);
+	KUNIT_EXPECT_EQ(test, r->type[2], (u64)ARMV8_PMUV3_PERFCTR_L1D_CACHE);
+
+	pmuv3_test_ev_call(br, armv8pmu_enable);
+	pmuv3_test_ev_call(br, armv8pmu_disable);
+	KUNIT_EXPECT_EQ(test, r->type_writes, 2U);
+	KUNIT_EXPECT_EQ(test, r->type[2], (u64)ARMV8_PMUV3_PERFCTR_BR_RETIRED);
+
+	/* Host only: KVM flips EL0 counting in the type at a vCPU load. */
+	pmuv3_test_ev_call(host, armv8pmu_enable);
+	r->type[2] |= ARMV8_PMU_EXCLUDE_EL0;
+	pmuv3_test_ev_call(host, armv8pmu_disable);
+	pmuv3_test_ev_call(l1d, armv8pmu_enable);
+	pmuv3_test_ev_call(l1d, armv8pmu_disable);
+	KUNIT_EXPECT_EQ(test, r->type[2], (u64)ARMV8_PMUV3_PERFCTR_L1D_CACHE);
+
+	/* The registers are unknown after a reset. */
+	pmuv3_test_call(armpmu, pmuv3_test_reset_pmu);
+	r->type[2] = 0;
+	pmuv3_test_ev_call(l1d, armv8pmu_enable);
+	pmuv3_test_ev_call(l1d, armv8pmu_disable);
+	KUNIT_EXPECT_EQ(test, r->type[2], (u64)ARMV8_PMUV3_PERFCTR_L1D_CACHE);
+	migrate_enable();
+}
+
 static struct kunit_case pmuv3_test_cases[] = {
 	KUNIT_CASE(pmuv3_test_chained_pair),
 	KUNIT_CASE(pmuv3_test_enables_at_start),
@@ -825,6 +882,7 @@ static struct kunit_case pmuv3_test_cases[] = {
 	KUNIT_CASE(pmuv3_test_reset),
 	KUNIT_CASE(pmuv3_test_start_stop),
 	KUNIT_CASE(pmuv3_test_home),
+	KUNIT_CASE(pmuv3_test_types),
 	{}
 };
 

@@ -78,6 +78,8 @@ static_assert(!((ARMPMU_EVT_64BIT | ARMPMU_EVT_47BIT | ARMPMU_EVT_63BIT) &
  *	(PMUv3: PMINTENSET_EL0)
  * @user_access: the driver's last setting of EL0's counter access
  *	(PMUv3: PMUSERENR_EL0), U64_MAX when unknown
+ * @types: the driver's record of each counter's type register (PMUv3:
+ *	PMEVTYPER<n>_EL0), U64_MAX when unknown
  *
  * Only its own CPU changes it, with interrupts off: the struct pmu
  * callbacks run so, and so does the overflow interrupt.  The driver's
@@ -95,6 +97,7 @@ struct pmu_hw_events {
 	u64			to_count;
 	u64			irqs_on;
 	u64			user_access;
+	u64			types[ARMPMU_MAX_HWEVENTS];
 };
 
 /**
