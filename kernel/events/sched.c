@@ -35,8 +35,10 @@
  * Other groups park off their PMU (perf_group_parks_off()): at the
  * switch each member gives its counter back (del, oncpu -1) and stays
  * ACTIVE, times untouched for the same reason; when the context comes
- * back the walk gives the group its counters again in its turn, and a
- * group that cannot have them comes off then, as of the instant its
+ * back the walk gives the group its counters again in its turn (or,
+ * when all of the queue parked off and nothing missed, each goes back
+ * in the order it was on without a walk: perf_flex_unpark_all()), and
+ * a group that cannot have them comes off then, as of the instant its
  * context stopped.  ACTIVE with oncpu -1 is that state
  * (perf_event_parked_off()); taking such a group off skips the del.
  */
