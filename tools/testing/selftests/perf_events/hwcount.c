@@ -1275,4 +1275,43 @@ TEST(hw_task_group_member_enabled_while_out)
 	close(fd);
 }
 
+/*
+ * An event opened for a task while the task is out goes on at its next
+ * run, beside the task's event that parked off at the switch: the
+ * parked one coming back without a walk of the task's groups (sched.c,
+ * perf_flex_unpark_all()) must not leave the new one waiting.
+ */
+TEST(hw_task_event_opened_while_out)
+{
+	const unsigned long n = 1000000;
+	struct read_one first, late;
+	struct hw_worker w;
+	int fd, fd2;
+
+	HW_REQUIRE();
+	ASSERT_EQ(0, pin_to_cpu(0));
+	ASSERT_EQ(0, hw_worker_start(&w, n));
+	fd = open_task_instructions(w.pid, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	ASSERT_TRUE(hw_worker_run(&w));
+
+	fd2 = open_task_instructions(w.pid, 0, -1);
+	ASSERT_GE(fd2, 0) TH_LOG("second open: %s", strerror(errno));
+	ASSERT_TRUE(hw_worker_run(&w));
+	ASSERT_EQ(0, read_one_times(fd, &first));
+	ASSERT_EQ(0, read_one_times(fd2, &late));
+	hw_worker_stop(&w);
+
+	EXPECT_GE(first.value, 2 * LOOP_K * n);
+	EXPECT_LT(first.value, 2 * LOOP_K * n + LOOP_K * n / 100);
+	EXPECT_GE(late.value, LOOP_K * n);
+	EXPECT_LT(late.value, LOOP_K * n + LOOP_K * n / 100)
+		TH_LOG("the new event counted %llu, one run is %lu",
+		       late.value, LOOP_K * n);
+	EXPECT_EQ(first.enabled, first.running);
+	EXPECT_EQ(late.enabled, late.running);
+	close(fd2);
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
