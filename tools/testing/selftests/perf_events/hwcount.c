@@ -1186,6 +1186,37 @@ static int open_task_instructions(pid_t pid, int disabled, int group_fd)
 }
 
 /*
+ * How the worker cases start: this thread on CPU 0, a worker of @n on
+ * CPU 1, and a counting event of the worker's, enabled; its fd.
+ */
+static int start_counted_worker(struct __test_metadata *_metadata,
+				struct hw_worker *w, unsigned long n)
+{
+	int fd;
+
+	ASSERT_EQ(0, pin_to_cpu(0));
+	ASSERT_EQ(0, hw_worker_start(w, n));
+	fd = open_task_instructions(w->pid, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	return fd;
+}
+
+/*
+ * @r (@what) counted @runs runs of a worker's loop of @n, within 1% of
+ * one run above, and ran all the time it was enabled.
+ */
+static void expect_worker_runs(struct __test_metadata *_metadata,
+			       const struct read_one *r, unsigned long runs,
+			       unsigned long n, const char *what)
+{
+	EXPECT_GE(r->value, runs * LOOP_K * n);
+	EXPECT_LT(r->value, runs * LOOP_K * n + LOOP_K * n / 100)
+		TH_LOG("%s counted %llu, one run is %lu", what, r->value,
+		       LOOP_K * n);
+	EXPECT_EQ(r->enabled, r->running) TH_LOG("%s waited", what);
+}
+
+/*
  * A task's event that cannot have its counter back when the task runs
  * again: between two runs of the task, a pinned exclusive CPU event
  * takes CPU 1's PMU, so for the second run the task's event waits
@@ -1205,10 +1236,7 @@ TEST(hw_task_event_waits_while_cpu_exclusive)
 	int fd, ex;
 
 	HW_REQUIRE();
-	ASSERT_EQ(0, pin_to_cpu(0));
-	ASSERT_EQ(0, hw_worker_start(&w, n));
-	fd = open_task_instructions(w.pid, 0, -1);
-	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	fd = start_counted_worker(_metadata, &w, n);
 	ASSERT_TRUE(hw_worker_run(&w));
 
 	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
@@ -1249,10 +1277,7 @@ TEST(hw_task_group_member_enabled_while_out)
 	int fd, sib;
 
 	HW_REQUIRE();
-	ASSERT_EQ(0, pin_to_cpu(0));
-	ASSERT_EQ(0, hw_worker_start(&w, n));
-	fd = open_task_instructions(w.pid, 0, -1);
-	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	fd = start_counted_worker(_metadata, &w, n);
 	sib = open_task_instructions(w.pid, 1, fd);
 	ASSERT_GE(sib, 0) TH_LOG("member: %s", strerror(errno));
 	ASSERT_TRUE(hw_worker_run(&w));
@@ -1263,14 +1288,8 @@ TEST(hw_task_group_member_enabled_while_out)
 	ASSERT_EQ(0, read_one_times(sib, &mem));
 	hw_worker_stop(&w);
 
-	EXPECT_GE(lead.value, 2 * LOOP_K * n);
-	EXPECT_LT(lead.value, 2 * LOOP_K * n + LOOP_K * n / 100);
-	EXPECT_GE(mem.value, LOOP_K * n);
-	EXPECT_LT(mem.value, LOOP_K * n + LOOP_K * n / 100)
-		TH_LOG("member counted %llu, one run is %lu", mem.value,
-		       LOOP_K * n);
-	EXPECT_EQ(lead.enabled, lead.running);
-	EXPECT_EQ(mem.enabled, mem.running);
+	expect_worker_runs(_metadata, &lead, 2, n, "leader");
+	expect_worker_runs(_metadata, &mem, 1, n, "member");
 	close(sib);
 	close(fd);
 }
@@ -1289,10 +1308,7 @@ TEST(hw_task_event_opened_while_out)
 	int fd, fd2;
 
 	HW_REQUIRE();
-	ASSERT_EQ(0, pin_to_cpu(0));
-	ASSERT_EQ(0, hw_worker_start(&w, n));
-	fd = open_task_instructions(w.pid, 0, -1);
-	ASSERT_GE(fd, 0) TH_LOG("open: %s", strerror(errno));
+	fd = start_counted_worker(_metadata, &w, n);
 	ASSERT_TRUE(hw_worker_run(&w));
 
 	fd2 = open_task_instructions(w.pid, 0, -1);
@@ -1302,14 +1318,8 @@ TEST(hw_task_event_opened_while_out)
 	ASSERT_EQ(0, read_one_times(fd2, &late));
 	hw_worker_stop(&w);
 
-	EXPECT_GE(first.value, 2 * LOOP_K * n);
-	EXPECT_LT(first.value, 2 * LOOP_K * n + LOOP_K * n / 100);
-	EXPECT_GE(late.value, LOOP_K * n);
-	EXPECT_LT(late.value, LOOP_K * n + LOOP_K * n / 100)
-		TH_LOG("the new event counted %llu, one run is %lu",
-		       late.value, LOOP_K * n);
-	EXPECT_EQ(first.enabled, first.running);
-	EXPECT_EQ(late.enabled, late.running);
+	expect_worker_runs(_metadata, &first, 2, n, "the first event");
+	expect_worker_runs(_metadata, &late, 1, n, "the new event");
 	close(fd2);
 	close(fd);
 }
