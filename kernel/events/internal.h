@@ -751,6 +751,12 @@ static inline bool perf_event_cpu_match(struct perf_event *event)
 	return !is_cgroup_event(event) || perf_cgroup_match(event);
 }
 
+/* Does @pmu count on this CPU (pmu::filter: big.LITTLE, hybrid x86)? */
+static inline bool perf_pmu_counts_here(struct pmu *pmu)
+{
+	return !pmu->filter || !pmu->filter(pmu, smp_processor_id());
+}
+
 /*
  * May @event count on this CPU right now: its context applies, and its
  * PMU counts here.  The PMU asked is the one the event's group goes on:
@@ -760,9 +766,7 @@ static inline bool perf_event_filter_match(struct perf_event *event)
 {
 	struct pmu *pmu = event->pmu_ctx ? event->pmu_ctx->pmu : event->pmu;
 
-	if (!perf_event_cpu_match(event))
-		return false;
-	return !pmu->filter || !pmu->filter(pmu, smp_processor_id());
+	return perf_event_cpu_match(event) && perf_pmu_counts_here(pmu);
 }
 
 /* Task events and their context type. */

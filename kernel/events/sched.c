@@ -762,8 +762,7 @@ static bool perf_flex_unpark_all(struct perf_event_pmu_context *epc,
 	unsigned int parked = 0;
 
 	/* perf_event_filter_match() of a group parked off, asked once. */
-	if (epc->flexible_missed ||
-	    (pmu->filter && pmu->filter(pmu, smp_processor_id())))
+	if (epc->flexible_missed || !perf_pmu_counts_here(pmu))
 		return false;
 	list_for_each_entry_safe(leader, tmp, &epc->active_groups,
 				 active_entry) {
