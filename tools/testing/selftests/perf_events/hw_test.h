@@ -58,6 +58,7 @@ struct hw_pmu_desc {
 	int insn_counters;		/* instruction events that run at once */
 	int insn_beside_cycles;		/* ...in a group with a cycles leader */
 	int cycles_per_insn;		/* user-mode cycles per instruction */
+	int cycles_are_clock;		/* cycles pass while other vCPUs run */
 	int exclude_idle_errno;		/* 0: exclude_idle is accepted */
 	/*
 	 * Group validation at open counts the leader even when it is
@@ -70,12 +71,17 @@ struct hw_pmu_desc {
 /* Array bound for the counter-exhaustion tests. */
 #define HW_MAX_COUNTERS	12
 
+/* Array bound for CPU-wide events on every CPU of the guest. */
+#define HW_MAX_CPUS	8
+
 #if defined(__aarch64__)
 /*
  * PMUv3 (QEMU -cpu max: PMCR_EL0.N == 6): 6 event counters plus the
  * dedicated cycle counter, which instructions cannot use.  Common event
  * numbers 0x08 INST_RETIRED and 0x11 CPU_CYCLES.  No idle filter:
- * exclude_idle is refused.
+ * exclude_idle is refused.  QEMU's CPU_CYCLES is the virtual clock,
+ * which under -icount every vCPU's instructions advance: a vCPU's
+ * cycles go on while the other one has its turn.
  */
 static const struct hw_pmu_desc hw_arm64 = {
 	.sysfs_prefix = "armv8",
@@ -86,6 +92,7 @@ static const struct hw_pmu_desc hw_arm64 = {
 	.insn_counters = 6,
 	.insn_beside_cycles = 6,
 	.cycles_per_insn = 1,
+	.cycles_are_clock = 1,
 	.exclude_idle_errno = EOPNOTSUPP,
 };
 

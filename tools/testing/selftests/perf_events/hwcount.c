@@ -194,20 +194,70 @@ TEST(hw_exclude_idle_rejected)
 }
 
 /*
+ * What the CPUs other than @self execute, in every mode, counted from
+ * now into fds[] (-1 for @self and offline CPUs): the most they add to
+ * a clock-derived cycle count of @self's (hw_pmu_desc.cycles_are_clock).
+ */
+static void count_other_cpus(int self, int *fds, int nfds)
+{
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	struct perf_event_attr attr;
+	int cpu;
+
+	if (conf > 0 && conf < nfds)
+		nfds = conf;
+	for (cpu = 0; cpu < HW_MAX_CPUS; cpu++)
+		fds[cpu] = -1;
+	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.disabled = 0;
+	for (cpu = 0; cpu < nfds; cpu++)
+		if (cpu != self)
+			fds[cpu] = sys_perf_event_open(&attr, -1, cpu, -1, 0);
+}
+
+/* Their total so far; the events are closed. */
+static __u64 other_cpus_total(int *fds, int nfds)
+{
+	__u64 v, sum = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < nfds; cpu++) {
+		if (fds[cpu] < 0)
+			continue;
+		if (!read_count(fds[cpu], &v))
+			sum += v;
+		close(fds[cpu]);
+	}
+	return sum;
+}
+
+/*
  * CPU_CYCLES counts, and user-mode cycles track user-mode instructions:
  * on arm64 (QEMU: 1 GHz off the virtual clock, icount shift=0: 1 ns per
  * instruction) one to one, on x86 two to one (the model's CPI).  A
  * single non-multiplexed event runs all the time it is enabled.
+ *
+ * The virtual clock is every vCPU's: on arm64 some of what the other
+ * CPU runs while the loop is in user mode is cycles of the loop's too.
+ * A CPU-wide count of all its instructions bounds that part.  Seen on
+ * stock and ours alike, in windows where the other CPU ran 3,000 to
+ * 20,000 instructions (a child starting, a timer): cycles exceeded the
+ * loop's instructions by ~2,500, never by more than the other CPU ran.
+ * On a debug kernel with pseudo-NMIs (the watchdog gives each CPU
+ * work) a probe saw up to 227,173, the other CPU having run 471,584:
+ * past the 5% margin, 100,000, which failed this case once in CI.
  */
 TEST(hw_cycles_track_instructions)
 {
 	const unsigned long n = 500000;
+	int others[HW_MAX_CPUS];
 	struct perf_event_attr attr;
 	struct read_one cyc;
-	__u64 ins, want;
+	__u64 ins, want, extra = 0;
 	int fc, fi;
 
 	HW_REQUIRE();
+	ASSERT_EQ(0, pin_to_cpu(0));
 	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
@@ -219,7 +269,11 @@ TEST(hw_cycles_track_instructions)
 	ASSERT_GE(fi, 0);
 
 	run_loop_on(fc, 1, 1000);
+	if (pmu->cycles_are_clock)
+		count_other_cpus(0, others, HW_MAX_CPUS);
 	run_loop_on(fc, 1, n);
+	if (pmu->cycles_are_clock)
+		extra = other_cpus_total(others, HW_MAX_CPUS);
 	ASSERT_EQ(0, read_one_times(fc, &cyc));
 	ASSERT_EQ(0, read_count(fi, &ins));
 
@@ -231,8 +285,9 @@ TEST(hw_cycles_track_instructions)
 	want = ins * pmu->cycles_per_insn;
 	EXPECT_GT(cyc.value, want - want / 20)
 		TH_LOG("cycles=%llu instructions=%llu", cyc.value, ins);
-	EXPECT_LT(cyc.value, want + want / 20)
-		TH_LOG("cycles=%llu instructions=%llu", cyc.value, ins);
+	EXPECT_LT(cyc.value, want + want / 20 + extra)
+		TH_LOG("cycles=%llu instructions=%llu, other CPUs' %llu",
+		       cyc.value, ins, extra);
 	close(fi);
 	close(fc);
 }
