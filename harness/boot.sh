@@ -198,7 +198,10 @@ x86_64)
 	# on without Hyper-Threading, so that limits to counters 0-3
 	# show: the stock kernel's tables for that model,
 	# as hwfamily records and checks them; harness/lib.sh lists the
-	# models make check boots), intel-tNN (the same, perfmon v5 with
+	# models make check boots), intel-sNN (the same with
+	# Hyper-Threading on: the two vCPUs are the threads of one core,
+	# with 4 general counters each, as those parts have them then),
+	# intel-tNN (the same as intel-mNN, perfmon v5 with
 	# fixed counter 3 and IA32_PERF_METRICS, as Ice Lake and later
 	# have them: the topdown events), intel-hNN (the hybrid model as
 	# family 6 model NNH, for hwfamily likewise; with CPUID leaf 23H
@@ -230,6 +233,10 @@ x86_64)
 		fam_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-m}))
 		qemu+=(-cpu "$fam_cpu,pmu-full-width=off,pmu-offcore=on,pmu-gp-counters=8$pmu_extra"
 		       -icount $icount) ;;
+	intel-s[0-9a-f][0-9a-f])
+		fam_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-s}))
+		qemu+=(-cpu "$fam_cpu,pmu-full-width=off,pmu-offcore=on,pmu-gp-counters=4$pmu_extra"
+		       -smp 2,sockets=1,cores=1,threads=2 -icount $icount) ;;
 	intel-t[0-9a-f][0-9a-f])
 		td_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-t}))
 		qemu+=(-cpu "$td_cpu,pmu-version=5,pmu-metrics=on,pmu-offcore=on,pmu-gp-counters=8$pmu_extra"
@@ -256,7 +263,8 @@ x86_64)
 		[ "$mode" = bench ] || [ "$mode" = script ] &&
 			qemu+=(-icount $icount) ;;
 	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, intel-skl," \
-	       "intel-mNN, intel-tNN, intel-hybrid, intel-hNN, amd, amd-v2, amd-f15h or none," \
+	       "intel-mNN, intel-sNN, intel-tNN, intel-hybrid, intel-hNN," \
+	       "amd, amd-v2, amd-f15h or none," \
 	       "not '$PMU_MODEL'" ;;
 	esac ;;
 arm64)
