@@ -82,6 +82,9 @@ if [ "$ARCH" = x86_64 ]; then
 	# The amd model as family 15h, where stock applies that family's
 	# counter constraints.
 	wanted hwcount_x86 && boots+=("amd-f15h hwcount_x86")
+	# A Sandy Bridge with Hyper-Threading on, where stock keeps the
+	# memory events' counters from the sibling thread (BJ122).
+	wanted hwcount_x86 && boots+=("intel-s2a hwcount_x86")
 	# Each Intel family's tables, held to stock's recorded answers
 	# (hwfamily.golden): one short boot per model of lib.sh's list.
 	if wanted hwfamily; then

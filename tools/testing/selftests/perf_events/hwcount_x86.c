@@ -1756,4 +1756,125 @@ TEST(x86_topdown_group)
 #endif
 }
 
+#if defined(__x86_64__)
+/*
+ * @fmem and the group led by @fgrp enabled together for 100 ms: each
+ * one's times over that window into *@m and *@g.
+ */
+static void x86_ht_window(int fmem, int fgrp, struct read_one *m,
+			  struct read_one *g)
+{
+	struct read_one m0 = { 0 }, g0 = { 0 };
+
+	read_one_times(fmem, &m0);
+	read_one_times(fgrp, &g0);
+	ioctl(fmem, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(fgrp, PERF_EVENT_IOC_ENABLE, 0);
+	usleep(100 * 1000);
+	ioctl(fgrp, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(fmem, PERF_EVENT_IOC_DISABLE, 0);
+	read_one_times(fmem, m);
+	read_one_times(fgrp, g);
+	m->enabled -= m0.enabled;
+	m->running -= m0.running;
+	g->enabled -= g0.enabled;
+	g->running -= g0.running;
+}
+#endif
+
+/*
+ * Sandy Bridge, Ivy Bridge and Haswell with Hyper-Threading on (errata
+ * BJ122, BV98, HSD29): a memory-load event (0xd0-0xd3, on counters 0-3)
+ * corrupts what the other thread of its core counts on the counter of
+ * the same number.  Stock ("PMU erratum ... worked around, HT is on")
+ * gives such an event its counter on both threads: the sibling may not
+ * use that counter while it counts, and it may not take a counter the
+ * sibling uses.  With four general counters per thread (the intel-sNN
+ * model), one such event on CPU 0 and a group of four general-purpose
+ * events on its sibling cannot both count: over a window in which both
+ * are enabled, one of them does not run all the time.  Each alone
+ * runs all the time.  While a thread of the core has such an event,
+ * stock also gives each thread at most half the counters (so that
+ * neither starves the other): a group of three waits beside it as
+ * well, and a group of two counts all the time.
+ */
+TEST(x86_ht_excl_counters)
+{
+#if defined(__x86_64__)
+	static const unsigned int ht_bug_models[] = {
+		0x2a, 0x2d, 0x3a, 0x3e, 0x3c, 0x45, 0x46, 0x3f, 0
+	};
+	struct perf_event_attr attr;
+	struct read_one mem, grp;
+	unsigned int family, model;
+	int fmem, fgrp[4], i;
+
+	X86_REQUIRE();
+	x86_family_model(&family, &model);
+	if (pmu->raw_cycles != 0x003c || family != 6 ||
+	    !model_in(ht_bug_models, model))
+		SKIP(return, "not a part with the HT counter erratum");
+	if (!cpu0_has_siblings())
+		SKIP(return, "Hyper-Threading off: no sibling to corrupt");
+	ASSERT_EQ(4, pmu->gp_counters);
+
+	/* MEM_UOPS_RETIRED.ALL_LOADS on CPU 0, every mode. */
+	attr_hw(&attr, PERF_TYPE_RAW, 0x81d0);
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fmem = sys_perf_event_open(&attr, -1, 0, -1, 0);
+	ASSERT_GE(fmem, 0) TH_LOG("0x81d0 on CPU 0: %s", strerror(errno));
+	/* Four branch-instruction events (no fixed counter) on CPU 1. */
+	attr_hw(&attr, PERF_TYPE_RAW, 0x00c4);
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	for (i = 0; i < 4; i++) {
+		attr.disabled = !i;
+		fgrp[i] = sys_perf_event_open(&attr, -1, 1, i ? fgrp[0] : -1, 0);
+		ASSERT_GE(fgrp[i], 0) TH_LOG("member %d: %s", i, strerror(errno));
+	}
+
+	/* Each alone counts all the time. */
+	ASSERT_EQ(0, ioctl(fmem, PERF_EVENT_IOC_ENABLE, 0));
+	usleep(50 * 1000);
+	ASSERT_EQ(0, ioctl(fmem, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_one_times(fmem, &mem));
+	EXPECT_EQ(mem.enabled, mem.running);
+	ASSERT_EQ(0, ioctl(fgrp[0], PERF_EVENT_IOC_ENABLE, 0));
+	usleep(50 * 1000);
+	ASSERT_EQ(0, ioctl(fgrp[0], PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, read_one_times(fgrp[0], &grp));
+	EXPECT_EQ(grp.enabled, grp.running);
+
+	/* Together, one of them waits. */
+	x86_ht_window(fmem, fgrp[0], &mem, &grp);
+	TH_LOG("memory event ran %llu of %llu ns, sibling's four %llu of %llu",
+	       mem.running, mem.enabled, grp.running, grp.enabled);
+	EXPECT_TRUE(mem.running < mem.enabled || grp.running < grp.enabled);
+
+	/*
+	 * Three would leave it its counter, but while it is there each
+	 * thread has half the counters: they wait too.  Two count beside
+	 * it all the time.
+	 */
+	close(fgrp[3]);
+	x86_ht_window(fmem, fgrp[0], &mem, &grp);
+	TH_LOG("memory event ran %llu of %llu ns, sibling's three %llu of %llu",
+	       mem.running, mem.enabled, grp.running, grp.enabled);
+	EXPECT_TRUE(mem.running < mem.enabled || grp.running < grp.enabled);
+	close(fgrp[2]);
+	x86_ht_window(fmem, fgrp[0], &mem, &grp);
+	TH_LOG("memory event ran %llu of %llu ns, sibling's two %llu of %llu",
+	       mem.running, mem.enabled, grp.running, grp.enabled);
+	EXPECT_EQ(mem.enabled, mem.running);
+	EXPECT_EQ(grp.enabled, grp.running);
+
+	close(fgrp[1]);
+	close(fgrp[0]);
+	close(fmem);
+#else
+	SKIP(return, "x86-only case");
+#endif
+}
+
 TEST_HARNESS_MAIN
