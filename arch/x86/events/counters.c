@@ -9,6 +9,7 @@
  *		and CPU bring-up.  Vendor neutral.
  *   counters.h	the types shared by the framework and the drivers.
  *   assign.c	which event gets which counter, perf_assign_events().
+ *   ht_excl.c	counters one thread of a core keeps from the other.
  *   extra.c	extra registers: MSRs some events take a selection from
  *		(Intel's off-core response), one value per CPU.
  *   period.c	counter arithmetic: deltas, periods, load values.
@@ -57,7 +58,10 @@
  * process context: a vendor's sysfs knob may hold its own around it)
  * serializes changes of x86c_pmu.withheld and .narrowed;
  * x86c_constraint() reads them without it, the copies being complete
- * before the mask that selects them is published.
+ * before the mask that selects them is published.  Where the two
+ * threads of a core share out their counters, x86c_ht_core.lock
+ * (ht_excl.c) nests inside either CPU's context lock, in add, commit
+ * and del.
  */
 
 #include <linux/cpu.h>
@@ -539,15 +543,16 @@ int x86c_withhold(struct x86c_pmu *p, u64 mask)
  * whether every one found a counter (their cpu->assign[] entries are
  * written either way, and mean nothing until cpu->placed covers them).
  */
-static bool x86c_fit_new(struct x86c_pmu *p, struct x86c_cpu *cpu)
+static bool x86c_fit_new(struct x86c_cpu *cpu,
+			 struct event_constraint **constraint, int gpmax)
 {
 	u64 used = 0, allowed, gp;
 	int i, idx;
 
 	for (i = 0; i < cpu->placed; i++)
-		used |= x86c_taken(cpu->constraint[i], cpu->assign[i]);
+		used |= x86c_taken(constraint[i], cpu->assign[i]);
 	for (i = cpu->placed; i < cpu->nr; i++) {
-		const struct event_constraint *c = cpu->constraint[i];
+		const struct event_constraint *c = constraint[i];
 
 		allowed = c->idxmsk64 & ~used;
 		gp = allowed & X86C_GP_MASK;
@@ -560,7 +565,7 @@ static bool x86c_fit_new(struct x86c_pmu *p, struct x86c_cpu *cpu)
 		else
 			return false;
 		used |= x86c_taken(c, idx);
-		if (hweight64(used & X86C_GP_MASK) > p->num_gp)
+		if (hweight64(used & X86C_GP_MASK) > gpmax)
 			return false;
 		cpu->assign[i] = idx;
 	}
@@ -568,28 +573,57 @@ static bool x86c_fit_new(struct x86c_pmu *p, struct x86c_cpu *cpu)
 }
 
 /*
- * Counters for every event of the list: 0 and all placed, or -EINVAL
- * with the placed ones as they were.  The whole list is placed again
- * only when the new events do not fit beside the others: that moves
- * counters (and costs a matching), which a group that fits as things
- * are, the common case, need not pay.
+ * Counters for every event of the list, each within @constraint's entry
+ * for it and at most @gpmax of them general-purpose: 0 and all placed,
+ * or -EINVAL with the placed ones as they were.  The whole list is
+ * placed again only when the new events do not fit beside the others:
+ * that moves counters (and costs a matching), which a group that fits
+ * as things are, the common case, need not pay.
  */
-int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu)
+int x86c_place_with(struct x86c_cpu *cpu, struct event_constraint **constraint,
+		    int gpmax)
 {
 	int assign[X86C_MAX_EVENTS];
 	int i;
 
-	if (x86c_fit_new(p, cpu)) {
+	if (x86c_fit_new(cpu, constraint, gpmax)) {
 		cpu->placed = cpu->nr;
 		return 0;
 	}
-	if (perf_assign_events(cpu->constraint, cpu->nr, 0, 0, p->num_gp,
-			       assign))
+	if (perf_assign_events(constraint, cpu->nr, 0, 0, gpmax, assign))
 		return -EINVAL;
 	for (i = 0; i < cpu->nr; i++)
 		cpu->assign[i] = assign[i];
 	cpu->placed = cpu->nr;
 	return 0;
+}
+
+/* The list's counters, and the core's thread to share them with. */
+int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	if (cpu->ht)
+		return x86c_ht_place(p, cpu);
+	return x86c_place_with(cpu, cpu->constraint, p->num_gp);
+}
+
+/*
+ * The general-purpose counters the placed events use, and those of them
+ * that exclusive events (PERF_X86_EVENT_EXCL) use.
+ */
+void x86c_placed_gp(const struct x86c_cpu *cpu, u64 *used, u64 *excl)
+{
+	u64 taken;
+	int i;
+
+	*used = 0;
+	*excl = 0;
+	for (i = 0; i < cpu->placed; i++) {
+		taken = x86c_taken(cpu->constraint[i], cpu->assign[i]) &
+			X86C_GP_MASK;
+		*used |= taken;
+		if (cpu->constraint[i]->flags & PERF_X86_EVENT_EXCL)
+			*excl |= taken;
+	}
 }
 
 /* ---- struct pmu ----------------------------------------------------- */
@@ -827,6 +861,8 @@ static void x86c_del(struct perf_event *event, int flags)
 		cpu->constraint[i] = cpu->constraint[i + 1];
 		cpu->assign[i] = cpu->assign[i + 1];
 	}
+	if (cpu->ht)
+		x86c_ht_publish(cpu);
 	perf_event_update_userpage(event);
 }
 
@@ -1110,6 +1146,7 @@ static int x86c_cpu_starting(unsigned int cpu)
 		cpumask_set_cpu(cpu, &p->supported);
 	per_cpu(x86c_here_pmu, cpu) = p;
 	x86c_cpu_reset(p, per_cpu_ptr(p->cpus, cpu));
+	x86c_ht_attach(p, cpu);
 	perf_events_lapic_init();
 	return 0;
 }

@@ -218,6 +218,23 @@ struct x86c_period_limit {
  *
  * Only its CPU touches it, with interrupts off (the PMI included).
  */
+/**
+ * struct x86c_ht_core - one core's counters as its two threads use them
+ * @lock: serializes placement on the two threads; innermost, taken with
+ *	interrupts off inside either CPU's context lock
+ * @used: per thread, the general-purpose counters its placed events use
+ * @excl: per thread, those of them its exclusive events use, which the
+ *	other thread may not use at all
+ *
+ * Only where an exclusive event (PERF_X86_EVENT_EXCL) exists and the
+ * CPUs have Hyper-Threading (x86c_pmu.ht_excl); see ht_excl.c.
+ */
+struct x86c_ht_core {
+	raw_spinlock_t		lock;
+	u64			used[2];
+	u64			excl[2];
+};
+
 struct x86c_cpu {
 	bool			disabled;
 	bool			moved;
@@ -238,6 +255,10 @@ struct x86c_cpu {
 	bool			rtm_force_abort;
 	u64			virt_mask;
 	struct x86c_extra_state	extra;
+	struct x86c_ht_core	*ht;
+	u8			ht_thread;
+	struct event_constraint	*ht_constraint[X86C_MAX_EVENTS];
+	struct event_constraint	ht_narrowed[X86C_MAX_EVENTS];
 };
 
 /**
@@ -397,6 +418,7 @@ struct x86c_pmu {
 	u64				withheld;
 	struct event_constraint		*narrowed;
 	bool				tsx_force_abort;
+	bool				ht_excl;
 	u64				perf_capabilities;
 	bool				pmi_freezes;
 	bool				pmi_stuck_said;
@@ -627,6 +649,18 @@ u64 x86c_overflowed_by_sign(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_reset_running(struct x86c_pmu *p, struct x86c_cpu *cpu);
 int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu);
+int x86c_place_with(struct x86c_cpu *cpu, struct event_constraint **constraint,
+		    int gpmax);
+void x86c_placed_gp(const struct x86c_cpu *cpu, u64 *used, u64 *excl);
+
+/* ht_excl.c */
+bool x86c_ht_wanted(const struct x86c_pmu *p);
+void x86c_ht_attach(struct x86c_pmu *p, unsigned int cpu);
+int x86c_ht_place(struct x86c_pmu *p, struct x86c_cpu *cpu);
+void x86c_ht_publish(struct x86c_cpu *cpu);
+struct event_constraint *
+x86c_ht_narrow(struct event_constraint *c, u64 taken, u64 shared,
+	       struct event_constraint *copy);
 bool x86c_counters_work(struct x86c_pmu *p);
 bool x86c_pmu_is_ours(const struct pmu *pmu);
 

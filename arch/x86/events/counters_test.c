@@ -434,6 +434,73 @@ static void counters_place_keeps_placed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu->assign[4], 0);
 }
 
+/*
+ * Hyper-Threading's exclusive events (ht_excl.c): two threads of a core
+ * place on one struct x86c_ht_core.  Thread 0's exclusive event takes a
+ * counter the other thread then cannot use at all, and while it is
+ * there each thread has half the general-purpose counters: three events
+ * on thread 1 do not fit, two do, off counter 0.  A second exclusive
+ * event on thread 0 avoids the two thread 1 uses; a third event there
+ * is one more than half.  Once thread 0's events are gone
+ * (x86c_ht_publish() after a removal), thread 1 takes all four.
+ */
+static void counters_ht_excl_sibling(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct event_constraint excl = {
+		.idxmsk64 = 0xf, .weight = 4, .flags = PERF_X86_EVENT_EXCL,
+	};
+	struct x86c_cpu *t0 = ctx->cpu, *t1;
+	struct x86c_pmu *p = ctx->p;
+	struct x86c_ht_core *core;
+	int i;
+
+	t1 = kunit_kzalloc(test, sizeof(*t1), GFP_KERNEL);
+	core = kunit_kzalloc(test, sizeof(*core), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t1);
+	KUNIT_ASSERT_NOT_NULL(test, core);
+	raw_spin_lock_init(&core->lock);
+	t0->ht = core;
+	t0->ht_thread = 0;
+	t1->ht = core;
+	t1->ht_thread = 1;
+
+	t0->constraint[0] = &excl;
+	t0->nr = 1;
+	KUNIT_ASSERT_EQ(test, x86c_place(p, t0), 0);
+	KUNIT_EXPECT_EQ(test, t0->assign[0], 0);
+	KUNIT_EXPECT_EQ(test, core->excl[0], BIT_ULL(0));
+
+	for (i = 0; i < 4; i++)
+		t1->constraint[i] = &p->any_gp;
+	t1->nr = 3;
+	KUNIT_EXPECT_EQ(test, x86c_place(p, t1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, t1->placed, 0);
+	KUNIT_EXPECT_EQ(test, core->used[1], 0ULL);
+	t1->nr = 2;
+	KUNIT_ASSERT_EQ(test, x86c_place(p, t1), 0);
+	KUNIT_EXPECT_EQ(test, core->used[1], GENMASK_ULL(2, 1));
+
+	t0->constraint[1] = &excl;
+	t0->nr = 2;
+	KUNIT_ASSERT_EQ(test, x86c_place(p, t0), 0);
+	KUNIT_EXPECT_EQ(test, t0->assign[1], 3);
+	KUNIT_EXPECT_EQ(test, core->excl[0], BIT_ULL(0) | BIT_ULL(3));
+	t0->constraint[2] = &p->any_gp;
+	t0->nr = 3;
+	KUNIT_EXPECT_EQ(test, x86c_place(p, t0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, t0->placed, 2);
+
+	t0->nr = 0;
+	t0->placed = 0;
+	x86c_ht_publish(t0);
+	KUNIT_EXPECT_EQ(test, core->used[0], 0ULL);
+	KUNIT_EXPECT_EQ(test, core->excl[0], 0ULL);
+	t1->nr = 4;
+	KUNIT_EXPECT_EQ(test, x86c_place(p, t1), 0);
+	t0->ht = NULL;
+}
+
 /* ---- loads and updates --------------------------------------------- */
 
 /*
@@ -1302,6 +1369,7 @@ static struct kunit_case counters_cases[] = {
 	KUNIT_CASE(counters_init_limits),
 	KUNIT_CASE(counters_constraint),
 	KUNIT_CASE(counters_place_keeps_placed),
+	KUNIT_CASE(counters_ht_excl_sibling),
 	KUNIT_CASE(counters_period_and_update),
 	KUNIT_CASE(counters_update_across_wrap),
 	KUNIT_CASE(counters_legacy_long_period),

@@ -696,6 +696,9 @@ int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom)
 	p->tsx_force_abort = f && f->tsx_force_abort && p->num_gp > 3 &&
 			     boot_cpu_has(X86_FEATURE_TSX_FORCE_ABORT) &&
 			     !boot_cpu_has(X86_FEATURE_RTM_ALWAYS_ABORT);
+	p->ht_excl = x86c_ht_wanted(p);
+	if (p->ht_excl)
+		pr_info("perf/x86: memory events keep their counters from the sibling thread (errata BJ122, BV98, HSD29)\n");
 	if (f && f->atom && boot_cpu_has(X86_FEATURE_HYBRID_CPU))
 		x86c_intel_split_hybrid(p, atom, f,
 					intel_ext_counters(&boot) ? &boot : NULL);

@@ -307,9 +307,20 @@ static const struct x86c_named_event sandybridge_named_events[] = {
 #define SNB_STALLED_FRONTEND	0x0180010eULL
 #define SNB_STALLED_BACKEND	0x018001b1ULL
 
-/* The memory-retirement events: counters 0-3 (see the top). */
-#define SNB_MEM_RETIRED_CONSTRAINTS					\
-	X86C_RANGE_CONSTRAINT(0xd0, 3, ARCH_PERFMON_EVENTSEL_EVENT, 0xf)
+/*
+ * The memory-retirement events: counters 0-3 (see the top).  With
+ * Hyper-Threading on, one corrupts what the other thread counts on the
+ * counter of the same number (errata BJ122, BV98, HSD29): its counter
+ * is the core's while it counts (ht_excl.c).
+ */
+#define SNB_MEM_RETIRED_CONSTRAINTS {					\
+	.idxmsk64 = 0xf,						\
+	.code = 0xd0,							\
+	.size = 3,							\
+	.cmask = ARCH_PERFMON_EVENTSEL_EVENT,				\
+	.weight = 4,							\
+	.flags = PERF_X86_EVENT_EXCL,					\
+}
 
 static const u8 sandybridge_models[] = {
 	0x2a,	/* Sandy Bridge */
