@@ -186,6 +186,23 @@ struct x86c_period_limit {
 };
 
 /**
+ * struct x86c_ht_core - one core's counters as its two threads use them
+ * @lock: serializes placement on the two threads; innermost, taken with
+ *	interrupts off inside either CPU's context lock
+ * @used: per thread, the general-purpose counters its placed events use
+ * @excl: per thread, those of them its exclusive events use, which the
+ *	other thread may not use at all
+ *
+ * Only where an exclusive event (PERF_X86_EVENT_EXCL) exists and the
+ * CPUs have Hyper-Threading (x86c_pmu.ht_excl); see ht_excl.c.
+ */
+struct x86c_ht_core {
+	raw_spinlock_t		lock;
+	u64			used[2];
+	u64			excl[2];
+};
+
+/**
  * struct x86c_cpu - one CPU's counters
  * @disabled: between pmu_disable and pmu_enable: nothing counts
  * @moved: some event's counter in @assign is not yet programmed: the
@@ -215,26 +232,15 @@ struct x86c_period_limit {
  *	&x86c_pmu.virt_mask while virtualization is off here, 0 while KVM
  *	has it on (x86c_set_virt_mask())
  * @extra: the extra registers the events in @events hold
+ * @ht: where the core's threads share out their counters (ht_excl.c),
+ *	the core's state; NULL elsewhere
+ * @ht_thread: this CPU's index in @ht
+ * @ht_constraint: scratch of x86c_ht_place(): each event's constraint
+ *	beside the other thread, @constraint or an entry of @ht_narrowed
+ * @ht_narrowed: scratch of x86c_ht_place(): the narrowed copies
  *
  * Only its CPU touches it, with interrupts off (the PMI included).
  */
-/**
- * struct x86c_ht_core - one core's counters as its two threads use them
- * @lock: serializes placement on the two threads; innermost, taken with
- *	interrupts off inside either CPU's context lock
- * @used: per thread, the general-purpose counters its placed events use
- * @excl: per thread, those of them its exclusive events use, which the
- *	other thread may not use at all
- *
- * Only where an exclusive event (PERF_X86_EVENT_EXCL) exists and the
- * CPUs have Hyper-Threading (x86c_pmu.ht_excl); see ht_excl.c.
- */
-struct x86c_ht_core {
-	raw_spinlock_t		lock;
-	u64			used[2];
-	u64			excl[2];
-};
-
 struct x86c_cpu {
 	bool			disabled;
 	bool			moved;
@@ -362,6 +368,8 @@ struct x86c_cache_event {
  * @tsx_force_abort: Intel: the microcode's TSX workaround uses general
  *	counter 3 unless MSR_TSX_FORCE_ABORT gives it back (Skylake
  *	client microcode of 2019 on, without RTM_ALWAYS_ABORT)
+ * @ht_excl: the threads of a core share out their counters: the table
+ *	has exclusive events and SMT is possible (ht_excl.c)
  * @perf_capabilities: Intel: IA32_PERF_CAPABILITIES
  * @pmi_freezes: the hardware clears the global control when it raises a
  *	PMI (Intel's legacy freeze on PMI, which the driver turns on)
@@ -658,9 +666,6 @@ bool x86c_ht_wanted(const struct x86c_pmu *p);
 void x86c_ht_attach(struct x86c_pmu *p, unsigned int cpu);
 int x86c_ht_place(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_ht_publish(struct x86c_cpu *cpu);
-struct event_constraint *
-x86c_ht_narrow(struct event_constraint *c, u64 taken, u64 shared,
-	       struct event_constraint *copy);
 bool x86c_counters_work(struct x86c_pmu *p);
 bool x86c_pmu_is_ours(const struct pmu *pmu);
 

@@ -7,7 +7,7 @@
  * the other thread of its core counts on the counter of the same
  * number.  The family tables mark such events PERF_X86_EVENT_EXCL; on a
  * PMU that has them, with more than one thread per core, each core's
- * two threads place their events under one lock and obey two rules:
+ * two threads place their events under one lock and obey three rules:
  *
  *   - a counter an exclusive event of one thread uses, the other thread
  *     does not use at all;
@@ -60,7 +60,7 @@ static DEFINE_PER_CPU(struct x86c_ht_core, x86c_ht_cores);
  * Return: @c where the other thread takes nothing from it, else @copy
  * filled as @c without those counters.
  */
-struct event_constraint *
+static struct event_constraint *
 x86c_ht_narrow(struct event_constraint *c, u64 taken, u64 shared,
 	       struct event_constraint *copy)
 {
