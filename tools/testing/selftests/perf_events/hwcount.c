@@ -1272,6 +1272,27 @@ static void expect_worker_runs(struct __test_metadata *_metadata,
 }
 
 /*
+ * The worker's last run and its stop: @fd (@what) was on for both runs
+ * of the worker's loop of @n, @late (@late_what), which came while the
+ * worker was out, for the last one.
+ */
+static void expect_late_joins(struct __test_metadata *_metadata,
+			      struct hw_worker *w, unsigned long n,
+			      int fd, const char *what,
+			      int late, const char *late_what)
+{
+	struct read_one r, l;
+
+	ASSERT_TRUE(hw_worker_run(w));
+	ASSERT_EQ(0, read_one_times(fd, &r));
+	ASSERT_EQ(0, read_one_times(late, &l));
+	hw_worker_stop(w);
+
+	expect_worker_runs(_metadata, &r, 2, n, what);
+	expect_worker_runs(_metadata, &l, 1, n, late_what);
+}
+
+/*
  * A task's event that cannot have its counter back when the task runs
  * again: between two runs of the task, a pinned exclusive CPU event
  * takes CPU 1's PMU, so for the second run the task's event waits
@@ -1327,7 +1348,6 @@ TEST(hw_task_event_waits_while_cpu_exclusive)
 TEST(hw_task_group_member_enabled_while_out)
 {
 	const unsigned long n = 1000000;
-	struct read_one lead, mem;
 	struct hw_worker w;
 	int fd, sib;
 
@@ -1338,13 +1358,7 @@ TEST(hw_task_group_member_enabled_while_out)
 	ASSERT_TRUE(hw_worker_run(&w));
 
 	ASSERT_EQ(0, ioctl(sib, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_TRUE(hw_worker_run(&w));
-	ASSERT_EQ(0, read_one_times(fd, &lead));
-	ASSERT_EQ(0, read_one_times(sib, &mem));
-	hw_worker_stop(&w);
-
-	expect_worker_runs(_metadata, &lead, 2, n, "leader");
-	expect_worker_runs(_metadata, &mem, 1, n, "member");
+	expect_late_joins(_metadata, &w, n, fd, "leader", sib, "member");
 	close(sib);
 	close(fd);
 }
@@ -1358,7 +1372,6 @@ TEST(hw_task_group_member_enabled_while_out)
 TEST(hw_task_event_opened_while_out)
 {
 	const unsigned long n = 1000000;
-	struct read_one first, late;
 	struct hw_worker w;
 	int fd, fd2;
 
@@ -1368,13 +1381,8 @@ TEST(hw_task_event_opened_while_out)
 
 	fd2 = open_task_instructions(w.pid, 0, -1);
 	ASSERT_GE(fd2, 0) TH_LOG("second open: %s", strerror(errno));
-	ASSERT_TRUE(hw_worker_run(&w));
-	ASSERT_EQ(0, read_one_times(fd, &first));
-	ASSERT_EQ(0, read_one_times(fd2, &late));
-	hw_worker_stop(&w);
-
-	expect_worker_runs(_metadata, &first, 2, n, "the first event");
-	expect_worker_runs(_metadata, &late, 1, n, "the new event");
+	expect_late_joins(_metadata, &w, n, fd, "the first event",
+			  fd2, "the new event");
 	close(fd2);
 	close(fd);
 }
