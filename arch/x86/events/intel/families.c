@@ -582,6 +582,98 @@ static const struct x86c_intel_family x86c_family_meteorlake_hybrid = {
 	.atom		= &x86c_family_crestmont_hybrid,
 };
 
+/*
+ * Lunar Lake and Arrow Lake (desktop): Lion Cove P-cores beside Skymont
+ * E-cores.  Arrow Lake H is not here: the stock kernel gives it no
+ * hybrid tables either.
+ */
+static const u8 lunarlake_hybrid_models[] = {
+	0xbd,	/* Lunar Lake M */
+	0xc6,	/* Arrow Lake */
+	0
+};
+
+/*
+ * Lion Cove has ten general-purpose counters, of which we drive the
+ * first X86C_MAX_GP: a row below that names all of them, or counters
+ * 2-9, says so of ours.  Unlike Golden Cove, the codes below 0x90 are
+ * not limited as a run, only one by one.
+ */
+#define LNC_ALL_GP	GENMASK_ULL(X86C_MAX_GP - 1, 0)
+
+static struct event_constraint lion_cove_constraints[] = {
+	X86C_FIXED_ONLY_CONSTRAINT(0x0100, 0),	/* INST_RETIRED.PREC_DIST */
+	X86C_FIXED_CONSTRAINT(0x013c, 2),	/* CPU_CLK_UNHALTED.REF_TSC_P */
+	X86C_FIXED_ONLY_CONSTRAINT(0x0400, 3),	/* TOPDOWN.SLOTS */
+	X86C_UEVENT_CONSTRAINT(0x8000, X86C_METRIC_COUNTER(0)),
+	X86C_UEVENT_CONSTRAINT(0x8100, X86C_METRIC_COUNTER(1)),
+	X86C_UEVENT_CONSTRAINT(0x8200, X86C_METRIC_COUNTER(2)),
+	X86C_UEVENT_CONSTRAINT(0x8300, X86C_METRIC_COUNTER(3)),
+	X86C_UEVENT_CONSTRAINT(0x8400, X86C_METRIC_COUNTER(4)),
+	X86C_UEVENT_CONSTRAINT(0x8500, X86C_METRIC_COUNTER(5)),
+	X86C_UEVENT_CONSTRAINT(0x8600, X86C_METRIC_COUNTER(6)),
+	X86C_UEVENT_CONSTRAINT(0x8700, X86C_METRIC_COUNTER(7)),
+	X86C_EVENT_CONSTRAINT(0x20, 0x0f),	/* OFFCORE_REQUESTS_OUTSTANDING */
+	X86C_UEVENT_CONSTRAINT(0x012a, 0x0f),	/* OCR, MSR_OFFCORE_RSP_0 */
+	X86C_UEVENT_CONSTRAINT(0x012b, 0x0f),	/* OCR, MSR_OFFCORE_RSP_1 */
+	X86C_UEVENT_CONSTRAINT(0x0148, 0x04),	/* L1D_PEND_MISS.PENDING */
+	X86C_UEVENT_CONSTRAINT(0x0175, 0x04),
+	X86C_UEVENT_CONSTRAINT(0x08a3, 0x04),	/* CYCLE_ACTIVITY.CYCLES_L1D_MISS */
+	X86C_UEVENT_CONSTRAINT(0x0ca3, 0x04),	/* CYCLE_ACTIVITY.STALLS_L1D_MISS */
+	X86C_UEVENT_CONSTRAINT(0x04a4, 0x01),	/* TOPDOWN.BAD_SPEC_SLOTS */
+	X86C_UEVENT_CONSTRAINT(0x08a4, 0x01),	/* TOPDOWN.BR_MISPREDICT_SLOTS */
+	X86C_UEVENT_CONSTRAINT(0x10a4, 0x08),	/* TOPDOWN.MEMORY_BOUND_SLOTS */
+	X86C_UEVENT_CONSTRAINT(0x01b1, 0x08),	/* UOPS_EXECUTED.THREAD */
+	X86C_UEVENT_CONSTRAINT(0x01cd, 0xfc),	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	X86C_UEVENT_CONSTRAINT(0x02cd, 0x03),	/* MEM_TRANS_RETIRED.STORE_SAMPLE */
+	/* all memory instructions count anywhere, the rest of 0xd0-0xdf not */
+	X86C_UEVENT_CONSTRAINT(0x87d0, LNC_ALL_GP),
+	X86C_EVENT_RANGE(0xd0, 0xf, 0x0f),	/* 0xd0-0xdf */
+	X86C_UEVENT_CONSTRAINT(0x00e0, 0x0f),
+	X86C_CONSTRAINT_END
+};
+
+/*
+ * Lion Cove's extra registers: Redwood Cove's, with six more supplier
+ * bits in the off-core response registers (0-43) and one more
+ * selection bit for the front-end event 0x40ad.
+ */
+#define LNC_RSP_VALID	GENMASK_ULL(43, 0)
+
+static const struct x86c_extra_reg lion_cove_extra_regs[] = {
+	{ .code = 0x012a, .msr = MSR_OFFCORE_RSP_0,
+	  .valid = LNC_RSP_VALID, .alt = 1 },
+	{ .code = 0x012b, .msr = MSR_OFFCORE_RSP_1,
+	  .valid = LNC_RSP_VALID, .alt = 0 },
+	{ .code = 0x01cd, .msr = MSR_PEBS_LD_LAT_THRESHOLD,
+	  .valid = GENMASK_ULL(15, 0), .alt = -1 },
+	{ .code = 0x02c6, .msr = MSR_PEBS_FRONTEND,
+	  .valid = 0x9, .alt = -1 },
+	{ .code = 0x03c6, .msr = MSR_PEBS_FRONTEND,
+	  .valid = 0x7fff1f, .alt = -1 },
+	{ .code = 0x40ad, .msr = MSR_PEBS_FRONTEND,
+	  .valid = 0xf, .alt = -1 },
+	{ .code = 0x04c2, .msr = MSR_PEBS_FRONTEND,
+	  .valid = 0x8, .alt = -1 },
+};
+
+static const struct x86c_intel_family x86c_family_lunarlake_hybrid = {
+	.name		= "lunarlake_hybrid",
+	.models		= lunarlake_hybrid_models,
+	.event_map	= {
+		[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
+	},
+	.constraints	= lion_cove_constraints,
+	.cache_events	= golden_cove_cache_events,
+	.cache_refused	= GOLDEN_COVE_CACHE_REFUSED,
+	.extra_regs	= lion_cove_extra_regs,
+	.nr_extra	= ARRAY_SIZE(lion_cove_extra_regs),
+	/* the P-cores' topdown events are Meteor Lake's */
+	.named_events	= redwood_cove_hybrid_named_events,
+	.nr_metrics	= INTEL_TD_METRIC_NUM,
+	.atom		= &x86c_family_skymont_hybrid,
+};
+
 /* Every family a model may belong to, ended by NULL. */
 const struct x86c_intel_family *const x86c_intel_families[] = {
 	&x86c_family_core2,
@@ -599,6 +691,7 @@ const struct x86c_intel_family *const x86c_intel_families[] = {
 	&x86c_family_granite_rapids,
 	&x86c_family_alderlake_hybrid,
 	&x86c_family_meteorlake_hybrid,
+	&x86c_family_lunarlake_hybrid,
 	&x86c_family_bonnell,
 	&x86c_family_silvermont,
 	&x86c_family_knights_landing,

@@ -44,5 +44,6 @@ extern const struct x86c_intel_family x86c_family_gracemont;
 extern const struct x86c_intel_family x86c_family_gracemont_hybrid;
 extern const struct x86c_intel_family x86c_family_crestmont;
 extern const struct x86c_intel_family x86c_family_crestmont_hybrid;
+extern const struct x86c_intel_family x86c_family_skymont_hybrid;
 
 #endif /* _X86_EVENTS_INTEL_FAMILIES_H */

@@ -3,7 +3,8 @@
  * perfcore: the Intel Atom families, as data: Bonnell, Silvermont and
  * Airmont, Knights Landing and Mill (Silvermont-based), Goldmont,
  * Goldmont Plus, Tremont, Gracemont (alone, Alder Lake N, and as the
- * E-cores of Alder Lake and Raptor Lake) and Crestmont.
+ * E-cores of Alder Lake and Raptor Lake), Crestmont and Skymont (the
+ * E-cores of Lunar Lake and Arrow Lake).
  *
  * What each table means, and how to add one, is said at the top of
  * families.c.  These cores take every event on every general-purpose
@@ -477,4 +478,39 @@ const struct x86c_intel_family x86c_family_crestmont_hybrid = {
 	.extra_regs	= crestmont_extra_regs,
 	.nr_extra	= ARRAY_SIZE(crestmont_extra_regs),
 	.named_events	= gracemont_hybrid_named_events,
+};
+
+/*
+ * Skymont's level-1 top-down events, as the E-cores of Lunar Lake show
+ * them: retiring, front-end and back-end bound have new codes.
+ */
+static const struct x86c_named_event skymont_hybrid_named_events[] = {
+	{ "topdown-retiring",	"event=0xc2,umask=0x02" },
+	{ "topdown-bad-spec",	"event=0x73,umask=0x0" },
+	{ "topdown-fe-bound",	"event=0x9c,umask=0x01" },
+	{ "topdown-be-bound",	"event=0xa4,umask=0x02" },
+	{ "mem-loads",		"event=0xd0,umask=0x5,ldlat=3" },
+	{ "mem-stores",		"event=0xd0,umask=0x6" },
+	{ }
+};
+
+/*
+ * Skymont as Lunar Lake's and Arrow Lake's E-cores, with Crestmont's
+ * extra registers.  Skymont adds fixed counters 4-6 for the level-1
+ * top-down events (0x0073, 0x019c, 0x02c2); we drive X86C_MAX_FIXED
+ * fixed counters, so those events take general-purpose counters, as
+ * they do wherever the fixed ones are absent.
+ */
+const struct x86c_intel_family x86c_family_skymont_hybrid = {
+	.name		= "lunarlake_hybrid",
+	.models		= no_models,	/* reached as lunarlake_hybrid's .atom */
+	.event_map	= {
+		[PERF_COUNT_HW_REF_CPU_CYCLES]	= 0x013c,
+	},
+	.constraints	= gracemont_constraints,
+	.cache_events	= tremont_cache_events,
+	.cache_refused	= INTEL_CACHE_REFUSED,
+	.extra_regs	= crestmont_extra_regs,
+	.nr_extra	= ARRAY_SIZE(crestmont_extra_regs),
+	.named_events	= skymont_hybrid_named_events,
 };
