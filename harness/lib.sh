@@ -37,8 +37,8 @@ JOBS=${JOBS:-$(nproc)}
 # Forest (Crestmont) and Alder Lake-N (Gracemont alone).
 INTEL_FAMILY_MODELS="17 1a 2c 2a 2d 3a 3e 3c 3d 57 1c 37 5c 7a 86 5e 7e 6a 8f ad af be"
 # The hybrid ones (PMU_MODEL intel-hNN, our hybrid model: a P-core and
-# an E-core): Alder Lake and Meteor Lake.
-INTEL_HYBRID_MODELS="97 aa"
+# an E-core): Alder Lake, Meteor Lake, Lunar Lake and Arrow Lake.
+INTEL_HYBRID_MODELS="97 aa bd c6"
 # Those of INTEL_FAMILY_MODELS booted with the topdown metrics (PMU_MODEL
 # intel-tNN: perfmon v5, fixed counter 3 and IA32_PERF_METRICS), as the
 # parts are: Ice Lake client, Sapphire Rapids, Granite Rapids.  Ice
@@ -47,7 +47,7 @@ INTEL_HYBRID_MODELS="97 aa"
 INTEL_TOPDOWN_MODELS="7e 8f ad"
 # The hybrid ones whose CPUs say their own counters in CPUID leaf 23H
 # (pmu-perfmon-ext=on), as Meteor Lake and later do; Alder Lake's not.
-INTEL_PERFMON_EXT_MODELS="aa"
+INTEL_PERFMON_EXT_MODELS="aa bd c6"
 
 # intel_family_pmu NN: the PMU_MODEL that boots model NN for hwfamily.
 intel_family_pmu() {
