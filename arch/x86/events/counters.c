@@ -1022,7 +1022,7 @@ void x86c_init_limits(struct x86c_pmu *p)
 			.weight = 1,
 		};
 
-	/* A family's table names up to 8 counters; fewer may be there. */
+	/* A family's table names up to X86C_MAX_GP counters; fewer may be there. */
 	for (c = p->table; c && c->cmask; c++) {
 		c->idxmsk64 &= p->all_mask;
 		c->weight = hweight64(c->idxmsk64);

@@ -265,6 +265,74 @@ static void intel_hybrid_split(struct kunit *test)
 }
 
 /*
+ * Lunar Lake's P-cores have ten general-purpose counters, as CPUID leaf
+ * 23H says on the boot CPU: all ten are driven (and scheduled: ten
+ * events of any counter fit, an eleventh does not), a row naming
+ * counters 2-9 (Lion Cove's load-latency event) keeps all eight after
+ * the limits narrow the table, and a leaf naming more counters than we
+ * drive is cut to those.
+ */
+static void intel_ten_counter_core(struct kunit *test)
+{
+	static struct event_constraint lnc_table[] = {
+		X86C_UEVENT_CONSTRAINT(0x01cd, 0x3fc),
+		X86C_CONSTRAINT_END
+	};
+	static const struct x86c_intel_family atom_family = {
+		.name	= "test_ten",
+	};
+	static const struct x86c_intel_family lnc_family = {
+		.name		= "test_ten",
+		.constraints	= lnc_table,
+		.atom		= &atom_family,
+	};
+	static const struct x86c_kind_counters lnc_ext = {
+		.core_type = X86C_INTEL_CORE, .gp = 0x3ff, .fixed = 0xf,
+	};
+	static const struct x86c_kind_counters wider_ext = {
+		.core_type = X86C_INTEL_CORE, .gp = 0xfff, .fixed = 0xf,
+	};
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_cpu *cpu = ctx->cpu;
+	struct x86c_pmu *p = ctx->p, *atom;
+	int i;
+
+	atom = kunit_kzalloc(test, sizeof(*atom), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, atom);
+	p->num_gp = 8;
+	p->fixed_present = GENMASK_ULL(2, 0);
+	p->table = lnc_table;
+	x86c_intel_split_hybrid(p, atom, &lnc_family, &lnc_ext);
+	x86c_init_limits(p);
+
+	KUNIT_EXPECT_EQ(test, p->num_gp, 10);
+	KUNIT_EXPECT_EQ(test, p->any_gp.idxmsk64, 0x3ffULL);
+	KUNIT_EXPECT_EQ(test, p->all_mask, 0xf000003ffULL);
+	KUNIT_EXPECT_EQ(test, lnc_table[0].idxmsk64, 0x3fcULL);
+	KUNIT_EXPECT_EQ(test, lnc_table[0].weight, 8);
+	KUNIT_EXPECT_EQ(test, atom->num_gp, 8);
+
+	/* The load-latency event and nine others: each its own counter. */
+	cpu->constraint[0] = &lnc_table[0];
+	for (i = 1; i < 10; i++)
+		cpu->constraint[i] = &p->any_gp;
+	cpu->nr = 10;
+	cpu->placed = 0;
+	KUNIT_ASSERT_EQ(test, x86c_place(p, cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu->placed, 10);
+	KUNIT_EXPECT_GE(test, cpu->assign[0], 2);
+	for (i = 1; i < 10; i++)
+		KUNIT_EXPECT_LT(test, cpu->assign[i], 10);
+	cpu->constraint[10] = &p->any_gp;
+	cpu->nr = 11;
+	KUNIT_EXPECT_EQ(test, x86c_place(p, cpu), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cpu->placed, 10);
+
+	x86c_intel_split_hybrid(p, atom, &lnc_family, &wider_ext);
+	KUNIT_EXPECT_EQ(test, p->num_gp, X86C_MAX_GP);
+}
+
+/*
  * A topdown group: the metrics are placed on their own indexes, and a
  * fold credits the slots leader with the slots and each metric with its
  * share, then clears both registers, so that a second fold adds nothing.
@@ -396,6 +464,7 @@ static struct kunit_case vendor_cases[] = {
 	KUNIT_CASE(amd_f15h_constraints),
 #endif
 	KUNIT_CASE(intel_hybrid_split),
+	KUNIT_CASE(intel_ten_counter_core),
 	KUNIT_CASE(intel_topdown_fold),
 	KUNIT_CASE(intel_tsx_force_abort),
 	{}

@@ -583,8 +583,9 @@ static void intel_family_tables(struct x86c_pmu *p,
  * core have: the E-cores' six general-purpose counters and fixed
  * counters 0-2.  A P-core has two general-purpose counters more and
  * fixed counter 3 (topdown slots): the family says so (core_more_gp,
- * core_more_fixed).  Where firmware turned the E-cores off, CPUID
- * already gives the P-cores' eight: nothing is added then.  The P-cores
+ * core_more_fixed).  Where CPUID already has those fixed counters, it
+ * describes the P-cores themselves (firmware turned the E-cores off):
+ * nothing is added then.  The P-cores
  * have IA32_PERF_METRICS, which IA32_PERF_CAPABILITIES does not announce
  * (it describes what every kind of core has): the family's metrics are
  * theirs without it, as upstream gives them.
@@ -617,8 +618,8 @@ void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
 				   GENMASK(X86C_MAX_FIXED - 1, 0));
 		return;
 	}
-	if (p->num_gp + f->core_more_gp <= X86C_MAX_GP)
-		p->num_gp += f->core_more_gp;
+	if (f->core_more_fixed & ~p->fixed_present)
+		p->num_gp = min(p->num_gp + f->core_more_gp, X86C_MAX_GP);
 	intel_fixed_events(p, p->fixed_present | f->core_more_fixed);
 }
 

@@ -594,13 +594,9 @@ static const u8 lunarlake_hybrid_models[] = {
 };
 
 /*
- * Lion Cove has ten general-purpose counters, of which we drive the
- * first X86C_MAX_GP: a row below that names all of them, or counters
- * 2-9, says so of ours.  Unlike Golden Cove, the codes below 0x90 are
- * not limited as a run, only one by one.
+ * Lion Cove has ten general-purpose counters.  Unlike Golden Cove, the
+ * codes below 0x90 are not limited as a run, only one by one.
  */
-#define LNC_ALL_GP	GENMASK_ULL(X86C_MAX_GP - 1, 0)
-
 static struct event_constraint lion_cove_constraints[] = {
 	X86C_FIXED_ONLY_CONSTRAINT(0x0100, 0),	/* INST_RETIRED.PREC_DIST */
 	X86C_FIXED_CONSTRAINT(0x013c, 2),	/* CPU_CLK_UNHALTED.REF_TSC_P */
@@ -624,10 +620,10 @@ static struct event_constraint lion_cove_constraints[] = {
 	X86C_UEVENT_CONSTRAINT(0x08a4, 0x01),	/* TOPDOWN.BR_MISPREDICT_SLOTS */
 	X86C_UEVENT_CONSTRAINT(0x10a4, 0x08),	/* TOPDOWN.MEMORY_BOUND_SLOTS */
 	X86C_UEVENT_CONSTRAINT(0x01b1, 0x08),	/* UOPS_EXECUTED.THREAD */
-	X86C_UEVENT_CONSTRAINT(0x01cd, 0xfc),	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	X86C_UEVENT_CONSTRAINT(0x01cd, 0x3fc),	/* MEM_TRANS_RETIRED.LOAD_LATENCY */
 	X86C_UEVENT_CONSTRAINT(0x02cd, 0x03),	/* MEM_TRANS_RETIRED.STORE_SAMPLE */
 	/* all memory instructions count anywhere, the rest of 0xd0-0xdf not */
-	X86C_UEVENT_CONSTRAINT(0x87d0, LNC_ALL_GP),
+	X86C_UEVENT_CONSTRAINT(0x87d0, 0x3ff),
 	X86C_EVENT_RANGE(0xd0, 0xf, 0x0f),	/* 0xd0-0xdf */
 	X86C_UEVENT_CONSTRAINT(0x00e0, 0x0f),
 	X86C_CONSTRAINT_END
