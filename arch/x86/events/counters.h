@@ -23,7 +23,7 @@
 
 #define X86C_GP_MASK		GENMASK_ULL(INTEL_PMC_IDX_FIXED - 1, 0)
 #define X86C_MAX_GP		10	/* general-purpose counters we drive */
-#define X86C_MAX_FIXED		4	/* fixed counters we drive */
+#define X86C_MAX_FIXED		7	/* fixed counters we drive */
 #define X86C_MAX_EVENTS		(X86C_MAX_GP + X86C_MAX_FIXED + INTEL_TD_METRIC_NUM)
 #define X86C_MAX_EXTRA		8	/* extra-register entries of a family */
 #define X86C_MAX_NAMED		16	/* named events of a family */

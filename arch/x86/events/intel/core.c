@@ -75,10 +75,13 @@ static const struct {
 /*
  * What each fixed counter counts, as the event code that may use it:
  * instructions, core cycles, and pseudo-codes (event select 0) for
- * reference cycles and topdown slots, which only the fixed counter has.
+ * reference cycles and topdown slots, which only the fixed counter has;
+ * then the E-cores' (Skymont on) level-1 topdown events: bad
+ * speculation, front-end bound and retiring, whose codes the
+ * general-purpose counters count too.
  */
 static const u64 intel_fixed_codes[X86C_MAX_FIXED] = {
-	0x00c0, 0x003c, 0x0300, 0x0400,
+	0x00c0, 0x003c, 0x0300, 0x0400, 0x0073, 0x019c, 0x02c2,
 };
 
 /* The IA32_FIXED_CTR_CTRL bits of fixed counter @i for control @config. */
