@@ -1022,8 +1022,12 @@ void x86c_init_limits(struct x86c_pmu *p)
 			.weight = 1,
 		};
 
-	/* A family's table names up to X86C_MAX_GP counters; fewer may be there. */
-	for (c = p->table; c && c->cmask; c++) {
+	/*
+	 * A family's table names up to X86C_MAX_GP counters; fewer may be
+	 * there.  Not yet where a CPU of the PMU's kind is still to say
+	 * how many: narrowing cannot be undone.
+	 */
+	for (c = p->table; c && c->cmask && !p->shape_pending; c++) {
 		c->idxmsk64 &= p->all_mask;
 		c->weight = hweight64(c->idxmsk64);
 	}
@@ -1130,6 +1134,24 @@ void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	p->vendor->enable_all(p, cpu);
 }
 
+/**
+ * x86c_size_kind - size a hybrid PMU on the first CPU of its kind
+ * @p: a PMU with x86c_pmu.shape_pending
+ * @cpu: this CPU, for the log
+ *
+ * The CPU says the kind's own counters (the vendor's kind_counters):
+ * the PMU takes them, and its limits follow.  No CPU of the kind was up
+ * before, so no event holds one of its counters.
+ */
+void x86c_size_kind(struct x86c_pmu *p, unsigned int cpu)
+{
+	p->vendor->kind_counters(p);
+	p->shape_pending = false;
+	x86c_init_limits(p);
+	pr_info("perf/x86: %s: %d general-purpose counters, %d fixed, as CPU %u says\n",
+		p->name, p->num_gp, p->num_fixed, cpu);
+}
+
 /*
  * CPU bring-up: on a hybrid part the CPU's kind says its PMU.  A kind
  * neither PMU is for (a part newer than our tables) keeps the boot
@@ -1142,6 +1164,8 @@ static int x86c_cpu_starting(unsigned int cpu)
 	if (static_branch_unlikely(&x86c_hybrid) &&
 	    get_this_hybrid_cpu_type() == x86c_atom_pmu.core_type)
 		p = &x86c_atom_pmu;
+	if (unlikely(p->shape_pending))
+		x86c_size_kind(p, cpu);
 	if (p->core_type)
 		cpumask_set_cpu(cpu, &p->supported);
 	per_cpu(x86c_here_pmu, cpu) = p;

@@ -116,9 +116,13 @@ struct x86c_cpu;
  *	for every topdown event of this CPU at once (needed with
  *	@pmu.nr_metrics); returns the slots read
  * @topdown_start: start counting a topdown event's slots afresh
+ * @kind_counters: size a hybrid PMU whose @shape_pending is set from
+ *	what the CPU it runs on (the first of that kind to come up) says
+ *	of its own counters: @num_gp and the fixed events (optional)
  *
  * Every callback runs with interrupts off on the CPU whose counters it
- * touches, and reaches the hardware only through @p->hw.
+ * touches, and reaches the hardware only through @p->hw (@kind_counters
+ * reads CPUID, as a probe does).
  */
 struct x86c_vendor {
 	const char	*name;
@@ -141,6 +145,7 @@ struct x86c_vendor {
 			      struct task_struct *task, bool sched_in);
 	u64	(*topdown_update)(struct x86c_pmu *p, struct x86c_cpu *cpu);
 	void	(*topdown_start)(struct x86c_pmu *p, struct perf_event *event);
+	void	(*kind_counters)(struct x86c_pmu *p);
 };
 
 /**
@@ -389,6 +394,13 @@ struct x86c_cache_event {
  * @nr_metrics: Intel: the topdown metrics IA32_PERF_METRICS reports, 0
  *	without it or without fixed counter 3 (the slots they share out)
  * @metric: the constraint of each metric event: its own index
+ * @shape_pending: a hybrid PMU whose counters only a CPU of its kind can
+ *	tell (CPUID leaf 23H): until the first such CPU comes up and
+ *	x86c_cpu_starting() sizes it, its counts are the ones CPUID 0AH
+ *	gives every kind and @table's rows are not narrowed.  Written
+ *	once, on that CPU at bring-up, before any event can be scheduled
+ *	on the PMU; event_init may read the sizes meanwhile (a group
+ *	checked against the smaller counts)
  */
 struct x86c_pmu {
 	struct pmu			pmu;
@@ -441,6 +453,7 @@ struct x86c_pmu {
 	bool				perf_metrics;
 	int				nr_metrics;
 	struct event_constraint		metric[INTEL_TD_METRIC_NUM];
+	bool				shape_pending;
 };
 
 /*
@@ -645,6 +658,7 @@ static inline struct x86c_pmu *x86c_dev_pmu(struct device *dev)
 /* counters.c: the framework, as struct pmu and to the drivers */
 int x86c_register(struct x86c_pmu *p);
 void x86c_init_limits(struct x86c_pmu *p);
+void x86c_size_kind(struct x86c_pmu *p, unsigned int cpu);
 struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config);
 int x86c_withhold(struct x86c_pmu *p, u64 mask);
 u64 x86c_event_update(struct x86c_pmu *p, struct perf_event *event);
@@ -745,6 +759,8 @@ struct x86c_kind_counters {
 void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
 			     const struct x86c_intel_family *f,
 			     const struct x86c_kind_counters *boot);
+void x86c_intel_take_counters(struct x86c_pmu *p,
+			      const struct x86c_kind_counters *k);
 /* Intel perfmon v2 and later, for KUnit (counters_test.c) */
 extern const struct x86c_vendor x86c_intel_v2_vendor;
 #else

@@ -332,6 +332,93 @@ static void intel_ten_counter_core(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->num_gp, X86C_MAX_GP);
 }
 
+/* What CPUID leaf 23H says on a Skymont E-core of Lunar Lake. */
+static void skymont_counters(struct x86c_pmu *p)
+{
+	static const struct x86c_kind_counters skt_ext = {
+		.core_type = X86C_INTEL_ATOM, .gp = 0xff, .fixed = 0x77,
+	};
+
+	x86c_intel_take_counters(p, &skt_ext);
+}
+
+/*
+ * The E-cores of a hybrid part whose boot CPU is a P-core are sized on
+ * the first E-core to come up, from what it says there (eight
+ * general-purpose counters where CPUID 0AH gave every kind six, and
+ * fixed counters 0-2 and 4-6): until then their table keeps the rows
+ * as the family wrote them, since a row narrowed to six counters could
+ * not grow back.  Skymont's fixed counters 4-6 take its level-1 topdown
+ * events, beside eight events on the general-purpose counters.
+ */
+static void intel_kind_sized_late(struct kunit *test)
+{
+	static struct event_constraint skt_table[] = {
+		X86C_FIXED_CONSTRAINT(0x013c, 2),
+		X86C_CONSTRAINT_END
+	};
+	static const struct x86c_intel_family skt_family = {
+		.name		= "test_skt",
+		.constraints	= skt_table,
+	};
+	static const struct x86c_intel_family lnc_family = {
+		.name		= "test_lnc",
+		.atom		= &skt_family,
+	};
+	static const struct x86c_kind_counters lnc_ext = {
+		.core_type = X86C_INTEL_CORE, .gp = 0x3ff, .fixed = 0xf,
+	};
+	static const u64 topdown[] = { 0x0073, 0x019c, 0x02c2 };
+	const u64 bits = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT;
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_cpu *cpu = ctx->cpu;
+	struct x86c_pmu *p = ctx->p, *atom;
+	struct x86c_vendor *vendor;
+	int i;
+
+	atom = kunit_kzalloc(test, sizeof(*atom), GFP_KERNEL);
+	vendor = kunit_kzalloc(test, sizeof(*vendor), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, atom);
+	KUNIT_ASSERT_NOT_NULL(test, vendor);
+	p->num_gp = 6;
+	p->fixed_present = GENMASK_ULL(2, 0);
+	x86c_intel_split_hybrid(p, atom, &lnc_family, &lnc_ext);
+	KUNIT_EXPECT_FALSE(test, p->shape_pending);
+	KUNIT_ASSERT_TRUE(test, atom->shape_pending);
+	x86c_init_limits(atom);
+	KUNIT_EXPECT_EQ(test, atom->num_gp, 6);
+	KUNIT_EXPECT_EQ(test, skt_table[0].idxmsk64,
+			BIT_ULL(FIX(2)) | GENMASK_ULL(X86C_MAX_GP - 1, 0));
+
+	*vendor = *atom->vendor;
+	vendor->kind_counters = skymont_counters;
+	atom->vendor = vendor;
+	x86c_size_kind(atom, 1);
+	KUNIT_EXPECT_FALSE(test, atom->shape_pending);
+	KUNIT_EXPECT_EQ(test, atom->num_gp, 8);
+	KUNIT_EXPECT_EQ(test, atom->num_fixed, 7);
+	KUNIT_EXPECT_EQ(test, atom->nr_fixed_events, 6);
+	KUNIT_EXPECT_EQ(test, atom->all_mask, 0x77000000ffULL);
+	KUNIT_EXPECT_EQ(test, skt_table[0].idxmsk64, BIT_ULL(FIX(2)) | 0xff);
+
+	/* Eight events on any counter and the three topdown ones: all fit. */
+	for (i = 0; i < 8; i++)
+		cpu->constraint[i] = &atom->any_gp;
+	for (i = 0; i < ARRAY_SIZE(topdown); i++) {
+		struct event_constraint *c;
+
+		c = x86c_constraint(atom, topdown[i] | bits);
+		KUNIT_EXPECT_EQ(test, c->idxmsk64, BIT_ULL(FIX(4 + i)) | 0xff);
+		cpu->constraint[8 + i] = c;
+	}
+	cpu->nr = 8 + ARRAY_SIZE(topdown);
+	cpu->placed = 0;
+	KUNIT_ASSERT_EQ(test, x86c_place(atom, cpu), 0);
+	KUNIT_EXPECT_EQ(test, cpu->placed, cpu->nr);
+	for (i = 0; i < ARRAY_SIZE(topdown); i++)
+		KUNIT_EXPECT_EQ(test, cpu->assign[8 + i], FIX(4 + i));
+}
+
 /*
  * A topdown group: the metrics are placed on their own indexes, and a
  * fold credits the slots leader with the slots and each metric with its
@@ -465,6 +552,7 @@ static struct kunit_case vendor_cases[] = {
 #endif
 	KUNIT_CASE(intel_hybrid_split),
 	KUNIT_CASE(intel_ten_counter_core),
+	KUNIT_CASE(intel_kind_sized_late),
 	KUNIT_CASE(intel_topdown_fold),
 	KUNIT_CASE(intel_tsx_force_abort),
 	{}

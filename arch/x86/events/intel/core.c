@@ -410,6 +410,8 @@ static void intel_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	}
 }
 
+static void intel_kind_counters(struct x86c_pmu *p);
+
 /* Not static: counters_test.c drives it against a model of the MSRs. */
 const struct x86c_vendor x86c_intel_v2_vendor = {
 	.name		= "Intel architectural perfmon",
@@ -424,6 +426,7 @@ const struct x86c_vendor x86c_intel_v2_vendor = {
 	.cpu_starting	= intel_cpu_starting,
 	.topdown_update	= intel_topdown_update,
 	.topdown_start	= intel_topdown_start,
+	.kind_counters	= intel_kind_counters,
 };
 
 static const struct x86c_vendor intel_v1 = {
@@ -540,6 +543,30 @@ static bool intel_ext_counters(struct x86c_kind_counters *k)
 	return k->gp != 0;
 }
 
+/**
+ * x86c_intel_take_counters - a hybrid kind's counters as CPUID leaf 23H
+ *	gives them on one of its CPUs
+ * @p: the kind's PMU
+ * @k: what the leaf says
+ *
+ * Counters beyond what we drive are left unused.
+ */
+void x86c_intel_take_counters(struct x86c_pmu *p,
+			      const struct x86c_kind_counters *k)
+{
+	p->num_gp = min(fls(k->gp), X86C_MAX_GP);
+	intel_fixed_events(p, k->fixed & GENMASK(X86C_MAX_FIXED - 1, 0));
+}
+
+/* x86c_vendor.kind_counters: on the first CPU of @p's kind. */
+static void intel_kind_counters(struct x86c_pmu *p)
+{
+	struct x86c_kind_counters k;
+
+	if (intel_ext_counters(&k))
+		x86c_intel_take_counters(p, &k);
+}
+
 /* What family @f (NULL for none) adds to the architectural events. */
 static void intel_family_tables(struct x86c_pmu *p,
 				const struct x86c_intel_family *f)
@@ -595,8 +622,9 @@ static void intel_family_tables(struct x86c_pmu *p,
  *
  * Meteor Lake and later say each CPU's own counters in CPUID leaf 23H
  * (@boot): the boot CPU's kind has those (and the family's additions
- * are not needed).  The other kind's would have to be read on one of
- * its CPUs, which are not up yet: it keeps what CPUID 0AH gives.
+ * are not needed).  The other kind's can only be read on one of its
+ * CPUs, which are not up yet: it has what CPUID 0AH gives until the
+ * first of them comes up (x86c_pmu.shape_pending).
  */
 void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
 			     const struct x86c_intel_family *f,
@@ -616,9 +644,8 @@ void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
 	if (boot) {
 		if (boot->core_type == X86C_INTEL_ATOM)
 			boot_kind = atom;
-		boot_kind->num_gp = min(fls(boot->gp), X86C_MAX_GP);
-		intel_fixed_events(boot_kind, boot->fixed &
-				   GENMASK(X86C_MAX_FIXED - 1, 0));
+		x86c_intel_take_counters(boot_kind, boot);
+		(boot_kind == p ? atom : p)->shape_pending = true;
 		return;
 	}
 	if (f->core_more_fixed & ~p->fixed_present)

@@ -497,9 +497,8 @@ static const struct x86c_named_event skymont_hybrid_named_events[] = {
 /*
  * Skymont as Lunar Lake's and Arrow Lake's E-cores, with Crestmont's
  * extra registers.  Skymont adds fixed counters 4-6 for the level-1
- * top-down events (0x0073, 0x019c, 0x02c2); we drive X86C_MAX_FIXED
- * fixed counters, so those events take general-purpose counters, as
- * they do wherever the fixed ones are absent.
+ * top-down events (0x0073, 0x019c, 0x02c2): CPUID leaf 23H says them,
+ * and the fixed counters' events (intel/core.c) take them.
  */
 const struct x86c_intel_family x86c_family_skymont_hybrid = {
 	.name		= "lunarlake_hybrid",
