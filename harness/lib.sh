@@ -49,6 +49,19 @@ INTEL_TOPDOWN_MODELS="7e 8f ad"
 # (pmu-perfmon-ext=on), as Meteor Lake and later do; Alder Lake's not.
 INTEL_PERFMON_EXT_MODELS="aa bd c6"
 
+# intel_hybrid_shape NN: the -cpu properties that give hybrid model NN's
+# core types their own counters, as the parts have them (leaf 23H says
+# so): Meteor Lake's Crestmont E-cores 8 general-purpose counters;
+# Lunar Lake's and Arrow Lake's Lion Cove P-cores 10, their Skymont
+# E-cores 8 and fixed counters 4-6.  Alder Lake's are the model's own
+# (P-cores 8, E-cores 6).
+intel_hybrid_shape() {
+	case "$1" in
+	aa) echo ",pmu-atom-gp-counters=8" ;;
+	bd|c6) echo ",pmu-core-gp-counters=10,pmu-atom-gp-counters=8,pmu-atom-fixed-mask=0x77" ;;
+	esac
+}
+
 # intel_family_pmu NN: the PMU_MODEL that boots model NN for hwfamily.
 intel_family_pmu() {
 	if [[ " $INTEL_HYBRID_MODELS " == *" $1 "* ]]; then
