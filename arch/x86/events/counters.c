@@ -440,19 +440,15 @@ static int x86c_nr_table_rows(struct x86c_pmu *p)
 	return n;
 }
 
-/**
- * x86c_constraint - the counters an event may use
- * @p: the PMU
- * @config: the event's control value (hwc->config)
- *
- * A topdown metric's own index first, then the family's table, then the
+/*
+ * The counters an event's code may use: a topdown metric's own index
+ * first, then the family's table, then the
  * fixed counters' events, which may use any general-purpose counter
  * too, then any general-purpose counter.  Where that names a counter
  * x86c_withhold() holds back, its narrowed copy instead.
- *
- * Return: the constraint, never NULL.
  */
-struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config)
+static struct event_constraint *x86c_code_constraint(struct x86c_pmu *p,
+						     u64 config)
 {
 	struct event_constraint *c;
 	int i;
@@ -482,6 +478,32 @@ found:
 			i = c - p->table;
 		return &p->narrowed[i];
 	}
+	return c;
+}
+
+/* Intel's checkpointed events: general-purpose counter 2, or none. */
+static struct event_constraint x86c_counter2 = X86C_CONSTRAINT(0, 0, BIT_ULL(2));
+static struct event_constraint x86c_no_counter = X86C_CONSTRAINT(0, 0, 0);
+
+/**
+ * x86c_constraint - the counters an event may use
+ * @p: the PMU
+ * @config: the event's control value (hwc->config)
+ *
+ * Those of its code (x86c_code_constraint()), except that an Intel
+ * event with IN_TX_CHECKPOINTED counts on general-purpose counter 2
+ * alone, and nowhere if its code may not use that one: the hardware
+ * checkpoints only that counter.
+ *
+ * Return: the constraint, never NULL.
+ */
+struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config)
+{
+	struct event_constraint *c = x86c_code_constraint(p, config);
+
+	if (unlikely(config & HSW_IN_TX_CHECKPOINTED) && p->in_tx)
+		return c->idxmsk64 & BIT_ULL(2) ? &x86c_counter2 :
+						   &x86c_no_counter;
 	return c;
 }
 
@@ -763,6 +785,16 @@ static int x86c_event_init(struct perf_event *event)
 		hwc->config |= ARCH_PERFMON_EVENTSEL_USR;
 	if (!event->attr.exclude_kernel)
 		hwc->config |= ARCH_PERFMON_EVENTSEL_OS;
+	/*
+	 * A period shorter than the family takes: refused, as upstream
+	 * refuses it, before the vendor's own checks (the errno of an
+	 * event that fails both is upstream's).
+	 */
+	if (is_sampling_event(event) && !event->attr.freq &&
+	    x86c_limit_period(p->period_limits, hwc->config,
+			      event->attr.sample_period) >
+	    event->attr.sample_period)
+		return -EINVAL;
 	err = p->vendor->hw_config(p, event);
 	if (err)
 		return err;
@@ -775,12 +807,6 @@ static int x86c_event_init(struct perf_event *event)
 	err = x86c_extra_config(p, event, config1);
 	if (err)
 		return err;
-	/* A period shorter than the family takes: refused, as upstream. */
-	if (is_sampling_event(event) && !event->attr.freq &&
-	    x86c_limit_period(p->period_limits, hwc->config,
-			      event->attr.sample_period) >
-	    event->attr.sample_period)
-		return -EINVAL;
 
 	hwc->idx = -1;
 	if (!is_sampling_event(event)) {

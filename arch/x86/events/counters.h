@@ -26,7 +26,7 @@
 #define X86C_MAX_FIXED		7	/* fixed counters we drive */
 #define X86C_MAX_EVENTS		(X86C_MAX_GP + X86C_MAX_FIXED + INTEL_TD_METRIC_NUM)
 #define X86C_MAX_EXTRA		8	/* extra-register entries of a family */
-#define X86C_MAX_NAMED		16	/* named events of a family */
+#define X86C_MAX_NAMED		32	/* named events of a family */
 #define X86C_MAX_PMUS		2	/* core PMUs: a hybrid part's two kinds */
 
 /* A hybrid Intel part's core types, CPUID 1AH EAX[31:24] */
@@ -388,6 +388,13 @@ struct x86c_cache_event {
  * @family_name: caps/pmu_name, or NULL for none
  * @named_events: events/ files beside the generic events, ended by one
  *	without a name, or NULL
+ * @tsx_events: Intel: the family's transactional events, listed in
+ *	events/ where the CPU has RTM (@tsx), or NULL
+ * @tsx: Intel: the family has transactional events and the CPU RTM:
+ *	format/in_tx, format/in_tx_cp and @tsx_events are shown
+ * @in_tx: Intel: events take IN_TX and IN_TX_CHECKPOINTED (config bits
+ *	32 and 33, where the family has them and the CPU RTM or HLE); an
+ *	event with the second counts on general-purpose counter 2 alone
  * @fixed_present: the fixed counters there are, a bit each
  * @perf_metrics: Intel: IA32_PERF_METRICS is there (its capability bit,
  *	or a hybrid part's P-core); its events are listed in events/
@@ -449,6 +456,9 @@ struct x86c_pmu {
 	const struct attribute_group	*vendor_group;
 	const char			*family_name;
 	const struct x86c_named_event	*named_events;
+	const struct x86c_named_event	*tsx_events;
+	bool				tsx;
+	bool				in_tx;
 	u64				fixed_present;
 	bool				perf_metrics;
 	int				nr_metrics;
@@ -485,18 +495,28 @@ struct x86c_pmu {
 #define X86C_EVENT_RANGE(first, span, counters)				\
 	X86C_RANGE_CONSTRAINT(first, span, ARCH_PERFMON_EVENTSEL_EVENT, counters)
 /*
+ * What an event's config must equal a fixed counter's code in to take
+ * it: every bit that changes what is counted, since the fixed counter
+ * has none of them (edge, invert, threshold, Intel's transactional
+ * filters).
+ */
+#define X86C_FIXED_CMASK	(X86_RAW_EVENT_MASK | HSW_IN_TX |	\
+				 HSW_IN_TX_CHECKPOINTED)
+/*
  * A code fixed counter @n counts as well as the general-purpose
  * counters; where the CPU lacks that fixed counter, they are left.
  */
 #define X86C_FIXED_CONSTRAINT(c, n)					\
-	X86C_UEVENT_CONSTRAINT(c, BIT_ULL(INTEL_PMC_IDX_FIXED + (n)) |	\
-			       GENMASK_ULL(X86C_MAX_GP - 1, 0))
+	X86C_CONSTRAINT(c, X86C_FIXED_CMASK,				\
+			BIT_ULL(INTEL_PMC_IDX_FIXED + (n)) |		\
+			GENMASK_ULL(X86C_MAX_GP - 1, 0))
 /*
  * A pseudo-code (event select 0) of fixed counter @n alone: where the
  * CPU lacks it, the event has no counter and is refused.
  */
 #define X86C_FIXED_ONLY_CONSTRAINT(c, n)				\
-	X86C_UEVENT_CONSTRAINT(c, BIT_ULL(INTEL_PMC_IDX_FIXED + (n)))
+	X86C_CONSTRAINT(c, X86C_FIXED_CMASK,				\
+			BIT_ULL(INTEL_PMC_IDX_FIXED + (n)))
 /*
  * The counters of topdown metric @i's pseudo-code (intel/topdown.c):
  * none where the CPU has no IA32_PERF_METRICS, and the event is refused.
@@ -560,6 +580,9 @@ x86c_named_skip_ends(const struct x86c_named_event *e)
  * @nr_extra: how many
  * @named_events: its events/ files beside the generic events, ended by
  *	one without a name, or NULL
+ * @tsx_events: its transactional events (events/ where the CPU has
+ *	RTM), ended by one without a name, or NULL for none: the family's
+ *	cores take the IN_TX and IN_TX_CHECKPOINTED bits then
  * @nr_metrics: the topdown metrics of IA32_PERF_METRICS, where
  *	IA32_PERF_CAPABILITIES says it is there
  * @period_limits: the shortest sampling periods, ended by an entry
@@ -586,6 +609,7 @@ struct x86c_intel_family {
 	const struct x86c_extra_reg	*extra_regs;
 	int				nr_extra;
 	const struct x86c_named_event	*named_events;
+	const struct x86c_named_event	*tsx_events;
 	int				nr_metrics;
 	const struct x86c_period_limit	*period_limits;
 	u8				core_more_gp;

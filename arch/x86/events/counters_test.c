@@ -295,7 +295,7 @@ int counters_test_init(struct kunit *test)
 		p->fixed[i] = (struct event_constraint) {
 			.idxmsk64 = BIT_ULL(FIX(i)),
 			.code = fixed_codes[i],
-			.cmask = X86_RAW_EVENT_MASK,
+			.cmask = X86C_FIXED_CMASK,
 		};
 	}
 	p->nr_fixed_events = FAKE_FIXED;

@@ -62,6 +62,8 @@ X86C_FORMAT(pc, pc, "19");
 X86C_FORMAT(any, any, "21");
 X86C_FORMAT(inv, inv, "23");
 X86C_FORMAT(cmask, cmask, "24-31");
+X86C_FORMAT(in_tx, in_tx, "32");		/* with RTM */
+X86C_FORMAT(in_tx_cp, in_tx_cp, "33");
 /* Extra registers' selections, where the family has the registers. */
 X86C_FORMAT_IN(offcore_rsp, offcore_rsp, "config1", "0-63");
 X86C_FORMAT_IN(ldlat, ldlat, "config1", "0-15");
@@ -76,6 +78,8 @@ static struct attribute *x86c_intel_format_attrs[] = {
 	&x86c_format_any.attr.attr,
 	&x86c_format_inv.attr.attr,
 	&x86c_format_cmask.attr.attr,
+	&x86c_format_in_tx.attr.attr,
+	&x86c_format_in_tx_cp.attr.attr,
 	&x86c_format_offcore_rsp.attr.attr,
 	&x86c_format_ldlat.attr.attr,
 	&x86c_format_frontend.attr.attr,
@@ -100,6 +104,9 @@ static umode_t x86c_intel_format_visible(struct kobject *kobj,
 	struct x86c_pmu *p = x86c_dev_pmu(kobj_to_dev(kobj));
 
 	if (attr == &x86c_format_any.attr.attr && !p->format_any)
+		return 0;
+	if ((attr == &x86c_format_in_tx.attr.attr ||
+	     attr == &x86c_format_in_tx_cp.attr.attr) && !p->tsx)
 		return 0;
 	if (attr == &x86c_format_offcore_rsp.attr.attr)
 		return x86c_has_extra(p, MSR_OFFCORE_RSP_0) ? attr->mode : 0;
@@ -346,6 +353,28 @@ const struct attribute_group *x86c_attr_groups[] = {
 	NULL,
 };
 
+/*
+ * Fill a PMU's named-event @slot from @n on with the events of @first
+ * (NULL for none).  Return: the next free one.
+ */
+static int x86c_named_slots(struct x86c_named_attr *slot, int n,
+			    const struct x86c_named_event *first)
+{
+	const struct x86c_named_event *e;
+
+	x86c_for_each_named(e, first) {
+		if (WARN_ON_ONCE(n == X86C_MAX_NAMED))
+			break;
+		sysfs_attr_init(&slot[n].attr.attr);
+		slot[n].attr.attr.name = e->name;
+		slot[n].attr.attr.mode = 0444;
+		slot[n].attr.show = x86c_named_show;
+		slot[n].event = e;
+		n++;
+	}
+	return n;
+}
+
 /**
  * x86c_sysfs_init - choose the vendor's groups before registration
  * @p: a probed host PMU; a hybrid part's second after its first (the
@@ -353,7 +382,6 @@ const struct attribute_group *x86c_attr_groups[] = {
  */
 void x86c_sysfs_init(struct x86c_pmu *p)
 {
-	const struct x86c_named_event *e;
 	struct x86c_named_attr *slot = x86c_named;
 	int n;
 
@@ -367,17 +395,8 @@ void x86c_sysfs_init(struct x86c_pmu *p)
 		slot += X86C_MAX_NAMED;
 	if (WARN_ON_ONCE(slot == x86c_named + ARRAY_SIZE(x86c_named)))
 		return;
-	n = 0;
-	x86c_for_each_named(e, p->named_events) {
-		if (WARN_ON_ONCE(n == X86C_MAX_NAMED))
-			break;
-		sysfs_attr_init(&slot[n].attr.attr);
-		slot[n].attr.attr.name = e->name;
-		slot[n].attr.attr.mode = 0444;
-		slot[n].attr.show = x86c_named_show;
-		slot[n].event = e;
-		n++;
-	}
+	n = x86c_named_slots(slot, 0, p->named_events);
+	x86c_named_slots(slot, n, p->tsx_events);
 	for (n = 0; n < X86C_MAX_NAMED; n++)
 		slot[n].pmu = p;
 }

@@ -419,6 +419,62 @@ static void intel_kind_sized_late(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, cpu->assign[8 + i], FIX(4 + i));
 }
 
+/* Intel's transactional filters, as the SDM numbers them. */
+#define EVTSEL_IN_TX		BIT_ULL(32)
+#define EVTSEL_IN_TXCP		BIT_ULL(33)
+#define EVTSEL_CMASK1		BIT_ULL(24)
+
+/*
+ * A fixed counter counts its code and nothing else: an event of that
+ * code with a bit that changes what is counted (invert, a threshold,
+ * the transactional filters) takes a general-purpose counter, whether
+ * the code is a fixed counter's own or a family's row.  An event with
+ * IN_TX_CHECKPOINTED counts on general-purpose counter 2 alone where
+ * the PMU takes the filters, and nowhere when its code may not use
+ * counter 2; where it does not (AMD: event select bit 9), the bit
+ * changes nothing.
+ */
+static void intel_exact_fixed_and_checkpointed(struct kunit *test)
+{
+	static struct event_constraint table[] = {
+		X86C_FIXED_CONSTRAINT(0x013c, 2),
+		X86C_UEVENT_CONSTRAINT(0x01cd, 0x3),
+		X86C_CONSTRAINT_END
+	};
+	static const struct x86c_kind_counters v2 = {
+		.gp = 0xf, .fixed = 0x7,
+	};
+	const u64 bits = EVTSEL_OS | EVTSEL_USR | EVTSEL_INT;
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p;
+	struct event_constraint *c;
+
+	x86c_intel_take_counters(p, &v2);
+	p->table = table;
+	x86c_init_limits(p);
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, 0x00c0 | bits),
+			    &p->fixed[0]);
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, 0x013c | bits), &table[0]);
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, 0x00c0 | bits |
+						  EVTSEL_CMASK1), &p->any_gp);
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, 0x013c | bits |
+						  EVTSEL_INV), &p->any_gp);
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, 0x00c0 | bits |
+						  EVTSEL_IN_TX), &p->any_gp);
+
+	p->in_tx = false;
+	KUNIT_EXPECT_PTR_EQ(test, x86c_constraint(p, 0x00c4 | bits |
+						  EVTSEL_IN_TXCP), &p->any_gp);
+	p->in_tx = true;
+	c = x86c_constraint(p, 0x00c4 | bits | EVTSEL_IN_TXCP);
+	KUNIT_EXPECT_EQ(test, c->idxmsk64, BIT_ULL(2));
+	KUNIT_EXPECT_EQ(test, c->weight, 1);
+	c = x86c_constraint(p, 0x003c | bits | EVTSEL_IN_TX | EVTSEL_IN_TXCP);
+	KUNIT_EXPECT_EQ(test, c->idxmsk64, BIT_ULL(2));
+	c = x86c_constraint(p, 0x01cd | bits | EVTSEL_IN_TXCP);
+	KUNIT_EXPECT_EQ(test, c->weight, 0);
+}
+
 /*
  * A topdown group: the metrics are placed on their own indexes, and a
  * fold credits the slots leader with the slots and each metric with its
@@ -553,6 +609,7 @@ static struct kunit_case vendor_cases[] = {
 	KUNIT_CASE(intel_hybrid_split),
 	KUNIT_CASE(intel_ten_counter_core),
 	KUNIT_CASE(intel_kind_sized_late),
+	KUNIT_CASE(intel_exact_fixed_and_checkpointed),
 	KUNIT_CASE(intel_topdown_fold),
 	KUNIT_CASE(intel_tsx_force_abort),
 	{}

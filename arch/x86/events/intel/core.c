@@ -215,13 +215,14 @@ static void intel_v1_ack(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 mask)
 /* Set by the probe: AnyThread exists (version 3 on, not deprecated). */
 static bool intel_has_anythread;
 
-static int intel_hw_config(struct x86c_pmu *p, struct perf_event *event)
+/* The shortest sampling period of a checkpointed event (2^31 - 1). */
+#define INTEL_CHECKPOINTED_MIN_PERIOD	0x7fffffffULL
+
+/* AnyThread: the event counts both threads of the core. */
+static int intel_anythread_config(struct perf_event *event)
 {
 	int err;
 
-	err = intel_topdown_config(p, event);
-	if (err)
-		return err;
 	if (!(event->attr.config & ARCH_PERFMON_EVENTSEL_ANY))
 		return 0;
 	if (!intel_has_anythread)
@@ -232,6 +233,45 @@ static int intel_hw_config(struct x86c_pmu *p, struct perf_event *event)
 		return err;
 	event->hw.config |= ARCH_PERFMON_EVENTSEL_ANY;
 	return 0;
+}
+
+/*
+ * The transactional filters, where the PMU takes them (x86c_pmu.in_tx;
+ * elsewhere the bits are dropped, as upstream drops them): IN_TX counts
+ * only inside a transaction, IN_TX_CHECKPOINTED also rolls the count
+ * back with an aborted one.  Neither goes with AnyThread or precise
+ * sampling, whose results would mean nothing.  A checkpointed counter
+ * that overflows inside a transaction aborts it and is rolled back to
+ * before the overflow, again and again: such an event does not sample,
+ * except with a period long enough to be counting in effect (perf stat
+ * in a KVM guest).
+ */
+static int intel_in_tx_config(struct x86c_pmu *p, struct perf_event *event)
+{
+	u64 tx = event->attr.config & (HSW_IN_TX | HSW_IN_TX_CHECKPOINTED);
+
+	if (!p->in_tx || !tx)
+		return 0;
+	event->hw.config |= tx;
+	if ((event->hw.config & ARCH_PERFMON_EVENTSEL_ANY) ||
+	    event->attr.precise_ip)
+		return -EOPNOTSUPP;
+	if ((tx & HSW_IN_TX_CHECKPOINTED) && event->attr.sample_period &&
+	    event->attr.sample_period < INTEL_CHECKPOINTED_MIN_PERIOD)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static int intel_hw_config(struct x86c_pmu *p, struct perf_event *event)
+{
+	int err;
+
+	err = intel_topdown_config(p, event);
+	if (!err)
+		err = intel_anythread_config(event);
+	if (!err)
+		err = intel_in_tx_config(p, event);
+	return err;
 }
 
 /*
@@ -516,7 +556,7 @@ static void intel_fixed_events(struct x86c_pmu *p, u64 fixed)
 		p->fixed[p->nr_fixed_events++] = (struct event_constraint) {
 			.idxmsk64 = BIT_ULL(INTEL_PMC_IDX_FIXED + i),
 			.code = intel_fixed_codes[i],
-			.cmask = X86_RAW_EVENT_MASK,
+			.cmask = X86C_FIXED_CMASK,
 		};
 	}
 }
@@ -577,6 +617,9 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->cache_events = NULL;
 	p->cache_refused = 0;
 	p->named_events = NULL;
+	p->tsx_events = NULL;
+	p->tsx = false;
+	p->in_tx = false;
 	p->nr_extra = 0;
 	p->extra_regs = NULL;
 	p->perf_metrics = false;
@@ -592,6 +635,12 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->cache_refused = f->cache_refused;
 	p->named_events = f->named_events;
 	p->period_limits = f->period_limits;
+	/* HLE alone (no part has it so) takes the bits without showing them. */
+	p->tsx = f->tsx_events && boot_cpu_has(X86_FEATURE_RTM);
+	p->in_tx = f->tsx_events && (boot_cpu_has(X86_FEATURE_RTM) ||
+				     boot_cpu_has(X86_FEATURE_HLE));
+	if (p->tsx)
+		p->tsx_events = f->tsx_events;
 	if (f->extra_regs)
 		x86c_extra_probe(p, f->extra_regs, f->nr_extra);
 	p->perf_metrics = f->nr_metrics &&

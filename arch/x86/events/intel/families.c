@@ -457,6 +457,38 @@ static const struct x86c_cache_event golden_cove_cache_events[] = {
 	 X86C_CACHE_NO(ITLB, WRITE) | X86C_CACHE_NO(ITLB, PREFETCH) |	\
 	 X86C_CACHE_NO(BPU, WRITE) | X86C_CACHE_NO(BPU, PREFETCH))
 
+/*
+ * Golden Cove's transactional events: transactions begun, aborted and
+ * committed, capacity aborts by reads and by writes (tx-capacity-write
+ * keeps Haswell's tx-capacity code), conflicts, and the cycles in
+ * transactions without and with the aborted ones.
+ */
+static const struct x86c_named_event golden_cove_tsx_events[] = {
+	{ "tx-start",		"event=0xc9,umask=0x1" },
+	{ "tx-abort",		"event=0xc9,umask=0x4" },
+	{ "tx-commit",		"event=0xc9,umask=0x2" },
+	{ "tx-capacity-read",	"event=0x54,umask=0x80" },
+	{ "tx-capacity-write",	"event=0x54,umask=0x2" },
+	{ "tx-conflict",	"event=0x54,umask=0x1" },
+	{ "cycles-t",		"event=0x3c,in_tx=1" },
+	{ "cycles-ct",		"event=0x3c,in_tx=1,in_tx_cp=1" },
+	X86C_NAMED_END
+};
+
+/*
+ * Ice Lake's: elided locks (HLE) as well, and, as on Golden Cove,
+ * capacity aborts told apart by reads and writes.
+ */
+static const struct x86c_named_event icelake_tsx_events[] = {
+	{ "el-start",		"event=0xc8,umask=0x1" },
+	{ "el-abort",		"event=0xc8,umask=0x4" },
+	{ "el-commit",		"event=0xc8,umask=0x2" },
+	{ "el-capacity-read",	"event=0x54,umask=0x80" },
+	{ "el-capacity-write",	"event=0x54,umask=0x2" },
+	{ "el-conflict",	"event=0x54,umask=0x1" },
+	X86C_NAMED_END_THEN(golden_cove_tsx_events)
+};
+
 static const struct x86c_intel_family x86c_family_skylake = {
 	.name		= "skylake",
 	.models		= skylake_models,
@@ -467,6 +499,7 @@ static const struct x86c_intel_family x86c_family_skylake = {
 	.extra_regs	= skylake_extra_regs,
 	.nr_extra	= ARRAY_SIZE(skylake_extra_regs),
 	.named_events	= skylake_named_events,
+	.tsx_events	= x86c_haswell_tsx_events,
 	.tsx_force_abort = true,
 };
 
@@ -480,6 +513,7 @@ static const struct x86c_intel_family x86c_family_icelake = {
 	.extra_regs	= icelake_extra_regs,
 	.nr_extra	= ARRAY_SIZE(icelake_extra_regs),
 	.named_events	= icelake_topdown_events,
+	.tsx_events	= icelake_tsx_events,
 	.nr_metrics	= 4,	/* level 1 only */
 };
 
@@ -511,6 +545,7 @@ static const struct x86c_intel_family x86c_family_sapphire_rapids = {
 	.extra_regs	= golden_cove_extra_regs,
 	.nr_extra	= ARRAY_SIZE(golden_cove_extra_regs),
 	.named_events	= sapphire_rapids_named_events,
+	.tsx_events	= golden_cove_tsx_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
 };
 
@@ -533,6 +568,7 @@ static const struct x86c_intel_family x86c_family_granite_rapids = {
 	.extra_regs	= redwood_cove_extra_regs,
 	.nr_extra	= ARRAY_SIZE(redwood_cove_extra_regs),
 	.named_events	= golden_cove_topdown_events,
+	.tsx_events	= golden_cove_tsx_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
 };
 
@@ -549,6 +585,7 @@ static const struct x86c_intel_family x86c_family_alderlake_hybrid = {
 	.extra_regs	= golden_cove_extra_regs,
 	.nr_extra	= ARRAY_SIZE(golden_cove_extra_regs),
 	.named_events	= golden_cove_hybrid_named_events,
+	.tsx_events	= golden_cove_tsx_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
 	.core_more_gp	= 2,
 	.core_more_fixed = BIT_ULL(3),	/* topdown slots */
@@ -578,6 +615,7 @@ static const struct x86c_intel_family x86c_family_meteorlake_hybrid = {
 	.extra_regs	= redwood_cove_extra_regs,
 	.nr_extra	= ARRAY_SIZE(redwood_cove_extra_regs),
 	.named_events	= redwood_cove_hybrid_named_events,
+	.tsx_events	= golden_cove_tsx_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
 	.atom		= &x86c_family_crestmont_hybrid,
 };
@@ -666,6 +704,7 @@ static const struct x86c_intel_family x86c_family_lunarlake_hybrid = {
 	.nr_extra	= ARRAY_SIZE(lion_cove_extra_regs),
 	/* the P-cores' topdown events are Meteor Lake's */
 	.named_events	= redwood_cove_hybrid_named_events,
+	.tsx_events	= golden_cove_tsx_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
 	.atom		= &x86c_family_skymont_hybrid,
 };

@@ -32,6 +32,8 @@ extern const struct x86c_intel_family x86c_family_ivybridge;
 extern const struct x86c_intel_family x86c_family_ivybridge_server;
 extern const struct x86c_intel_family x86c_family_haswell;
 extern const struct x86c_intel_family x86c_family_broadwell;
+/* Haswell's transactional events, Skylake's too */
+extern const struct x86c_named_event x86c_haswell_tsx_events[];
 
 /* families_atom.c: the Atom cores */
 extern const struct x86c_intel_family x86c_family_bonnell;

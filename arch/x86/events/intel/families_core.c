@@ -552,6 +552,28 @@ static const struct x86c_period_limit haswell_period_limits[] = {
 	{ }
 };
 
+/*
+ * Haswell's transactional events (TSX): transactions (RTM) and elided
+ * locks (HLE) begun, committed, aborted, and aborted for capacity or a
+ * conflict; and the cycles spent in transactions, without and with the
+ * aborted ones (in_tx, in_tx_cp).
+ */
+const struct x86c_named_event x86c_haswell_tsx_events[] = {
+	{ "tx-start",		"event=0xc9,umask=0x1" },
+	{ "tx-commit",		"event=0xc9,umask=0x2" },
+	{ "tx-abort",		"event=0xc9,umask=0x4" },
+	{ "tx-capacity",	"event=0x54,umask=0x2" },
+	{ "tx-conflict",	"event=0x54,umask=0x1" },
+	{ "el-start",		"event=0xc8,umask=0x1" },
+	{ "el-commit",		"event=0xc8,umask=0x2" },
+	{ "el-abort",		"event=0xc8,umask=0x4" },
+	{ "el-capacity",	"event=0x54,umask=0x2" },
+	{ "el-conflict",	"event=0x54,umask=0x1" },
+	{ "cycles-t",		"event=0x3c,in_tx=1" },
+	{ "cycles-ct",		"event=0x3c,in_tx=1,in_tx_cp=1" },
+	X86C_NAMED_END
+};
+
 const struct x86c_intel_family x86c_family_haswell = {
 	.name		= "haswell",
 	.models		= haswell_models,
@@ -561,6 +583,7 @@ const struct x86c_intel_family x86c_family_haswell = {
 	.extra_regs	= snb_server_extra_regs,
 	.nr_extra	= ARRAY_SIZE(snb_server_extra_regs),
 	.named_events	= sandybridge_named_events,
+	.tsx_events	= x86c_haswell_tsx_events,
 	.period_limits	= haswell_period_limits,
 };
 
@@ -617,5 +640,6 @@ const struct x86c_intel_family x86c_family_broadwell = {
 	.extra_regs	= snb_server_extra_regs,
 	.nr_extra	= ARRAY_SIZE(snb_server_extra_regs),
 	.named_events	= sandybridge_named_events,
+	.tsx_events	= x86c_haswell_tsx_events,
 	.period_limits	= broadwell_period_limits,
 };
