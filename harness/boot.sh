@@ -206,7 +206,8 @@ x86_64)
 	# have them: the topdown events), intel-hNN (the hybrid model as
 	# family 6 model NNH, for hwfamily likewise; with CPUID leaf 23H
 	# for the models of INTEL_PERFMON_EXT_MODELS, and each core type's
-	# counters as intel_hybrid_shape gives them), amd (Zen core
+	# counters as intel_hybrid_shape gives them; intel-mNN, -tNN and
+	# -hNN have RTM for the models of INTEL_RTM_MODELS), amd (Zen core
 	# counters, 6)
 	# or amd-v2 (the same with PerfMonV2's global control and status,
 	# CPUID 0x80000022), or amd-f15h (the amd model as a family 15h
@@ -232,6 +233,7 @@ x86_64)
 		       -icount $icount) ;;
 	intel-m[0-9a-f][0-9a-f])
 		fam_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-m}))
+		fam_cpu+=$(intel_family_cpu_extra "${PMU_MODEL#intel-m}")
 		qemu+=(-cpu "$fam_cpu,pmu-full-width=off,pmu-offcore=on,pmu-gp-counters=8$pmu_extra"
 		       -icount $icount) ;;
 	intel-s[0-9a-f][0-9a-f])
@@ -240,6 +242,7 @@ x86_64)
 		       -smp 2,sockets=1,cores=1,threads=2 -icount $icount) ;;
 	intel-t[0-9a-f][0-9a-f])
 		td_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-t}))
+		td_cpu+=$(intel_family_cpu_extra "${PMU_MODEL#intel-t}")
 		qemu+=(-cpu "$td_cpu,pmu-version=5,pmu-metrics=on,pmu-offcore=on,pmu-gp-counters=8$pmu_extra"
 		       -icount $icount) ;;
 	intel-h[0-9a-f][0-9a-f])
@@ -247,6 +250,7 @@ x86_64)
 		[[ " $INTEL_PERFMON_EXT_MODELS " == *" ${PMU_MODEL#intel-h} "* ]] &&
 			hybrid_cpu+=,pmu-perfmon-ext=on
 		hybrid_cpu+=$(intel_hybrid_shape "${PMU_MODEL#intel-h}")
+		hybrid_cpu+=$(intel_family_cpu_extra "${PMU_MODEL#intel-h}")
 		qemu+=(-cpu "$hybrid_cpu,pmu-version=5,pmu-hybrid=on,pmu-offcore=on$pmu_extra"
 		       -icount $icount) ;;
 	intel-hybrid)

@@ -49,6 +49,20 @@ INTEL_TOPDOWN_MODELS="7e 8f ad"
 # (pmu-perfmon-ext=on), as Meteor Lake and later do; Alder Lake's not.
 INTEL_PERFMON_EXT_MODELS="aa bd c6"
 
+# Those booted with RTM (rtm-abort=on: every transaction aborts as it
+# begins, as the SDM allows), so that stock's transactional filters and
+# events show: one model per set of stock's TSX events (Haswell's,
+# Skylake's, Ice Lake's, Golden Cove's, the hybrid P-cores'); the other
+# models of each family keep the path without RTM.
+INTEL_RTM_MODELS="3c 5e 6a 8f 97"
+
+# intel_family_cpu_extra NN: the -cpu properties model NN gets beyond
+# its kind of boot (intel-mNN, -tNN, -hNN): RTM where listed.
+intel_family_cpu_extra() {
+	[[ " $INTEL_RTM_MODELS " == *" $1 "* ]] && echo ",rtm-abort=on"
+	return 0
+}
+
 # intel_hybrid_shape NN: the -cpu properties that give hybrid model NN's
 # core types their own counters, as the parts have them (leaf 23H says
 # so): Meteor Lake's Crestmont E-cores 8 general-purpose counters;

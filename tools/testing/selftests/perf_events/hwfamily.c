@@ -23,7 +23,9 @@
  *    of config1 accepted one at a time, and how many such events with
  *    different config1 values fit one group;
  *  - period: the shortest sample period a few codes take, and whether
- *    PERF_EVENT_IOC_PERIOD refuses one of 1 (errata limits).
+ *    PERF_EVENT_IOC_PERIOD refuses one of 1 (errata limits);
+ *  - tsx: the transactional filters (config bits 32 and 33) a CPU with
+ *    RTM takes: which events open with them, where they count.
  *
  * A hybrid part's two PMUs (cpu_core, cpu_atom) are each reported so,
  * their lines naming them after the area.
@@ -515,6 +517,83 @@ static void report_periods(struct report *r)
 	}
 }
 
+#define TSX_IN_TX	0x100000000ULL	/* in_tx: config:32 */
+#define TSX_IN_TX_CP	0x200000000ULL	/* in_tx_cp: config:33 */
+
+/*
+ * Move this task to the first CPU of the PMU reported (a hybrid PMU
+ * counts only on its own kind of CPU); false where it has no cpus file.
+ */
+static bool pin_to_pmu(cpu_set_t *old)
+{
+	char path[256];
+	long cpu;
+
+	snprintf(path, sizeof(path), EVENT_SOURCE "/%s/cpus", pmu_now.name);
+	cpu = read_long(path);
+	if (cpu < 0 || sched_getaffinity(0, sizeof(*old), old))
+		return false;
+	return !pin_to_cpu(cpu);
+}
+
+/*
+ * tsx: the transactional filters, which a CPU with RTM takes in an
+ * event's config (IN_TX: only inside a transaction; IN_TX_CP: and the
+ * count checkpointed, which keeps an event to general-purpose counter
+ * 2): which events with them open and how many fit one group, which
+ * sampling periods an in_tx_cp event takes, and whether an in_tx
+ * cycles event counts this task's user time, which runs no transaction
+ * (a CPU without RTM drops the bits: it counts).
+ */
+static void report_tsx(struct report *r)
+{
+	static const __u64 configs[] = {
+		0x003c | TSX_IN_TX, 0x003c | TSX_IN_TX | TSX_IN_TX_CP,
+		0x00c0 | TSX_IN_TX_CP, 0x013c | TSX_IN_TX,
+		0x0300 | TSX_IN_TX, 0x01c2 | TSX_IN_TX_CP,
+	};
+	static const __u64 periods[] = { 100000, 0x7fffffff };
+	__u64 count;
+	cpu_set_t old;
+	bool pinned;
+	unsigned int i;
+	int fd, cap;
+
+	cap = gp_counters + fixed_counters + 1;
+	if (cap > HW_MAX_COUNTERS)
+		cap = HW_MAX_COUNTERS;
+	for (i = 0; i < ARRAY_SIZE(configs); i++) {
+		__u64 c[1][2] = { { configs[i], 0 } };
+		int w = group_fit(c, 1, cap);
+
+		if (w < 0)
+			report_add(r, "tsx %#llx %s",
+				   (unsigned long long)configs[i],
+				   err_name(-w));
+		else
+			report_add(r, "tsx %#llx fit %d",
+				   (unsigned long long)configs[i], w);
+	}
+	for (i = 0; i < ARRAY_SIZE(periods); i++) {
+		fd = open_sampling(0x003c | TSX_IN_TX_CP, periods[i]);
+		report_add(r, "tsx sample-cp %#llx %s",
+			   (unsigned long long)periods[i],
+			   err_name(fd < 0 ? errno : 0));
+		if (fd >= 0)
+			close(fd);
+	}
+	pinned = pin_to_pmu(&old);
+	fd = open_attr(pmu_now.type, 0x003c | TSX_IN_TX, 0, -1);
+	if (fd >= 0) {
+		count = count_loop(fd, 100000);
+		close(fd);
+		report_add(r, "tsx count-in-tx %s", count == ~0ULL ? "E?" :
+			   count ? "some" : "none");
+	}
+	if (pinned)
+		sched_setaffinity(0, sizeof(old), &old);
+}
+
 static void report_all(struct report *r)
 {
 	report_sysfs(r);
@@ -522,6 +601,7 @@ static void report_all(struct report *r)
 	report_counters(r);
 	report_extra(r);
 	report_periods(r);
+	report_tsx(r);
 }
 
 /*
@@ -628,6 +708,11 @@ TEST(extra_register_sharing)
 TEST(sampling_periods)
 {
 	check_area(_metadata, report_periods, "period");
+}
+
+TEST(transactional_filters)
+{
+	check_area(_metadata, report_tsx, "tsx");
 }
 
 int main(int argc, char **argv)
