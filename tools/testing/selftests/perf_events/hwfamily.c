@@ -40,6 +40,16 @@
 #include "perf_test.h"
 #include "hw_test.h"
 
+/*
+ * An area opens thousands of events (the weights: every code, up to a
+ * group of all the counters each), which on a hybrid part with fifteen
+ * counters a kind under a debug kernel (lockdep, KASAN) takes minutes,
+ * not the harness's 30 seconds.  The probes are bounded; the boot's
+ * own limit catches a hang.
+ */
+#undef TEST_TIMEOUT_DEFAULT
+#define TEST_TIMEOUT_DEFAULT	300
+
 #include "hwfamily_golden.h"
 
 /*
