@@ -388,10 +388,9 @@ struct x86c_cache_event {
  * @family_name: caps/pmu_name, or NULL for none
  * @named_events: events/ files beside the generic events, ended by one
  *	without a name, or NULL
- * @tsx_events: Intel: the family's transactional events, listed in
- *	events/ where the CPU has RTM (@tsx), or NULL
- * @tsx: Intel: the family has transactional events and the CPU RTM:
- *	format/in_tx, format/in_tx_cp and @tsx_events are shown
+ * @tsx_events: Intel: the family's transactional events where the CPU
+ *	has RTM, else NULL: with them, format/in_tx and format/in_tx_cp
+ *	are shown too
  * @in_tx: Intel: events take IN_TX and IN_TX_CHECKPOINTED (config bits
  *	32 and 33, where the family has them and the CPU RTM or HLE); an
  *	event with the second counts on general-purpose counter 2 alone
@@ -457,7 +456,6 @@ struct x86c_pmu {
 	const char			*family_name;
 	const struct x86c_named_event	*named_events;
 	const struct x86c_named_event	*tsx_events;
-	bool				tsx;
 	bool				in_tx;
 	u64				fixed_present;
 	bool				perf_metrics;

@@ -106,7 +106,7 @@ static umode_t x86c_intel_format_visible(struct kobject *kobj,
 	if (attr == &x86c_format_any.attr.attr && !p->format_any)
 		return 0;
 	if ((attr == &x86c_format_in_tx.attr.attr ||
-	     attr == &x86c_format_in_tx_cp.attr.attr) && !p->tsx)
+	     attr == &x86c_format_in_tx_cp.attr.attr) && !p->tsx_events)
 		return 0;
 	if (attr == &x86c_format_offcore_rsp.attr.attr)
 		return x86c_has_extra(p, MSR_OFFCORE_RSP_0) ? attr->mode : 0;

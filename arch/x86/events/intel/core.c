@@ -618,7 +618,6 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->cache_refused = 0;
 	p->named_events = NULL;
 	p->tsx_events = NULL;
-	p->tsx = false;
 	p->in_tx = false;
 	p->nr_extra = 0;
 	p->extra_regs = NULL;
@@ -636,11 +635,10 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->named_events = f->named_events;
 	p->period_limits = f->period_limits;
 	/* HLE alone (no part has it so) takes the bits without showing them. */
-	p->tsx = f->tsx_events && boot_cpu_has(X86_FEATURE_RTM);
+	if (boot_cpu_has(X86_FEATURE_RTM))
+		p->tsx_events = f->tsx_events;
 	p->in_tx = f->tsx_events && (boot_cpu_has(X86_FEATURE_RTM) ||
 				     boot_cpu_has(X86_FEATURE_HLE));
-	if (p->tsx)
-		p->tsx_events = f->tsx_events;
 	if (f->extra_regs)
 		x86c_extra_probe(p, f->extra_regs, f->nr_extra);
 	p->perf_metrics = f->nr_metrics &&
