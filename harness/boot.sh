@@ -205,9 +205,9 @@ x86_64)
 	# fixed counter 3 and IA32_PERF_METRICS, as Ice Lake and later
 	# have them: the topdown events), intel-hNN (the hybrid model as
 	# family 6 model NNH, for hwfamily likewise; with CPUID leaf 23H
-	# for the models of INTEL_PERFMON_EXT_MODELS, and each core type's
-	# counters as intel_hybrid_shape gives them; intel-mNN, -tNN and
-	# -hNN have RTM for the models of INTEL_RTM_MODELS), amd (Zen core
+	# for the models of INTEL_PERFMON_EXT_MODELS; intel-mNN, -tNN and
+	# -hNN take intel_family_cpu_extra's properties: each hybrid core
+	# type's own counters, RTM where listed), amd (Zen core
 	# counters, 6)
 	# or amd-v2 (the same with PerfMonV2's global control and status,
 	# CPUID 0x80000022), or amd-f15h (the amd model as a family 15h
@@ -249,7 +249,6 @@ x86_64)
 		hybrid_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-h})),stepping=2
 		[[ " $INTEL_PERFMON_EXT_MODELS " == *" ${PMU_MODEL#intel-h} "* ]] &&
 			hybrid_cpu+=,pmu-perfmon-ext=on
-		hybrid_cpu+=$(intel_hybrid_shape "${PMU_MODEL#intel-h}")
 		hybrid_cpu+=$(intel_family_cpu_extra "${PMU_MODEL#intel-h}")
 		qemu+=(-cpu "$hybrid_cpu,pmu-version=5,pmu-hybrid=on,pmu-offcore=on$pmu_extra"
 		       -icount $icount) ;;

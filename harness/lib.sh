@@ -57,23 +57,19 @@ INTEL_PERFMON_EXT_MODELS="aa bd c6"
 INTEL_RTM_MODELS="3c 5e 6a 8f 97"
 
 # intel_family_cpu_extra NN: the -cpu properties model NN gets beyond
-# its kind of boot (intel-mNN, -tNN, -hNN): RTM where listed.
+# its kind of boot (intel-mNN, -tNN, -hNN): a hybrid model's core types
+# with their own counters, as the parts have them (leaf 23H says so):
+# Meteor Lake's Crestmont E-cores 8 general-purpose counters; Lunar
+# Lake's and Arrow Lake's Lion Cove P-cores 10, their Skymont E-cores 8
+# and fixed counters 4-6 (Alder Lake's are the model's own: P-cores 8,
+# E-cores 6); and RTM where INTEL_RTM_MODELS lists NN.
 intel_family_cpu_extra() {
-	[[ " $INTEL_RTM_MODELS " == *" $1 "* ]] && echo ",rtm-abort=on"
-	return 0
-}
-
-# intel_hybrid_shape NN: the -cpu properties that give hybrid model NN's
-# core types their own counters, as the parts have them (leaf 23H says
-# so): Meteor Lake's Crestmont E-cores 8 general-purpose counters;
-# Lunar Lake's and Arrow Lake's Lion Cove P-cores 10, their Skymont
-# E-cores 8 and fixed counters 4-6.  Alder Lake's are the model's own
-# (P-cores 8, E-cores 6).
-intel_hybrid_shape() {
 	case "$1" in
-	aa) echo ",pmu-atom-gp-counters=8" ;;
-	bd|c6) echo ",pmu-core-gp-counters=10,pmu-atom-gp-counters=8,pmu-atom-fixed-mask=0x77" ;;
+	aa) echo -n ",pmu-atom-gp-counters=8" ;;
+	bd|c6) echo -n ",pmu-core-gp-counters=10,pmu-atom-gp-counters=8,pmu-atom-fixed-mask=0x77" ;;
 	esac
+	[[ " $INTEL_RTM_MODELS " == *" $1 "* ]] && echo -n ",rtm-abort=on"
+	echo
 }
 
 # intel_family_pmu NN: the PMU_MODEL that boots model NN for hwfamily.

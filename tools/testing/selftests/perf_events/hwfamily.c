@@ -364,6 +364,17 @@ static const __u64 probe_configs[] = {
 };
 
 /* One weight line: a count, or the errno of the event alone. */
+/*
+ * The most events of one kind a weight probe tries in a group: one more
+ * than the counters, so that a code every counter takes shows as such.
+ */
+static int group_cap(void)
+{
+	int cap = gp_counters + fixed_counters + 1;
+
+	return cap > HW_MAX_COUNTERS ? HW_MAX_COUNTERS : cap;
+}
+
 static void report_weight(struct report *r, const char *what, int w)
 {
 	if (w < 0)
@@ -384,9 +395,7 @@ static void report_counters(struct report *r)
 	char what[32];
 	int i, j;
 
-	cap = gp_counters + fixed_counters + 1;
-	if (cap > HW_MAX_COUNTERS)
-		cap = HW_MAX_COUNTERS;
+	cap = group_cap();
 	for (code = 0; code < 0x100 + ARRAY_SIZE(probe_configs); code++) {
 		int n = code < 0x100 ? ARRAY_SIZE(probe_umasks) : 1;
 		bool same = true;
@@ -569,9 +578,7 @@ static void report_tsx(struct report *r)
 	unsigned int i;
 	int fd, cap;
 
-	cap = gp_counters + fixed_counters + 1;
-	if (cap > HW_MAX_COUNTERS)
-		cap = HW_MAX_COUNTERS;
+	cap = group_cap();
 	for (i = 0; i < ARRAY_SIZE(configs); i++) {
 		__u64 c[1][2] = { { configs[i], 0 } };
 		int w = group_fit(c, 1, cap);
