@@ -159,12 +159,16 @@ struct hw_perf_event_extra {
 
 /*
  * hw_perf_event.flags: the low 20 bits are the architecture's; the core
- * reserves the top bit for "user space may read this counter directly".
+ * reserves the top bit for "user space may read this counter directly"
+ * and the next one for "this event reads another event's counter"
+ * (a rider, kernel/events/share.c).
  */
 #define PERF_EVENT_FLAG_ARCH			0x000fffff
 #define PERF_EVENT_FLAG_USER_READ_CNT		0x80000000
+#define PERF_EVENT_FLAG_SHARE_RIDER		0x40000000
 
-static_assert((PERF_EVENT_FLAG_USER_READ_CNT & PERF_EVENT_FLAG_ARCH) == 0);
+static_assert(((PERF_EVENT_FLAG_USER_READ_CNT | PERF_EVENT_FLAG_SHARE_RIDER) &
+	       PERF_EVENT_FLAG_ARCH) == 0);
 
 /*
  * hw_perf_event.state, as the core and drivers share it:
@@ -284,6 +288,8 @@ struct hw_perf_event {
 #define PERF_PMU_CAP_EXTENDED_HW_TYPE		0x0100	/* takes PMU type in config[63:32] */
 #define PERF_PMU_CAP_AUX_PAUSE			0x0200	/* AUX pause/resume */
 #define PERF_PMU_CAP_AUX_PREFER_LARGE		0x0400	/* prefer large AUX pages */
+/* perfcore's own, clear of upstream's bits: identical counting events share */
+#define PERF_PMU_CAP_SHARE_COUNTERS		0x8000	/* kernel/events/share.c */
 
 /* What a PMU with a cpumask counts for: pmu::scope. */
 enum perf_pmu_scope {

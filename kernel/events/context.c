@@ -126,6 +126,15 @@
  * changed in place under its lock, which the scheduler also takes before
  * it can schedule the context in.
  *
+ * Counter sharing (share.c) adds no lock.  A PMU's rider table is its
+ * CPU's, changed only by the struct pmu callbacks (under the context
+ * locks, interrupts off) and read by the PMU's overflow interrupt, an
+ * NMI on x86 (a pseudo-NMI on arm64 where the irqchip has them);
+ * share.c's header gives the order of stores that keeps the two
+ * consistent.  Sharers on one CPU may come from different contexts (the
+ * CPU's, a task's, a cgroup's): the table knows events only, and an
+ * event leaves it in its pmu::del, under its own context's lock.
+ *
  * Reference counts: a task context holds one reference for its task
  * pointer, one per event and one per clone of it; a CPU context is
  * static.  Events hold their context until they are freed, so event->ctx

@@ -33,6 +33,8 @@
  *   cgroup.c	  the perf_event cgroup controller and cgroup time
  *   callchain.c  call chain buffers; hw_breakpoint.c the breakpoint PMU
  *   guest.c	  a hypervisor's callbacks: the guest running on this CPU
+ *   share.c	  identical counting events on one counter: the rule, the
+ *		  rider table CPU PMU drivers keep, the sysctl
  *
  * and, taking no locks and reading no clocks, each with its own header
  * and a KUnit suite in <name>_test.c: attr.c (attr validation), times.c
