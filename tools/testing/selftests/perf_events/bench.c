@@ -1065,16 +1065,20 @@ static double run_hw_toggle_beside(long n, long nev)
 
 static double run_hw_mux(long n, long ngroups)
 {
-	int fds[2 * 32], i, err = 0;
+	int fds[2 * 32], i, err = 0, shared;
 	__u64 t0, t1;
 	long j;
 
 	if (hw_absent() && ngroups)
 		return NOT_AVAILABLE;
+	/* The groups are identical: perfcore would share, not multiplex. */
+	shared = hw_share_counters(0);
 	for (i = 0; i < ngroups && !err; i++)
 		err = open_group(&fds[2 * i], 2, open_hw_member);
 	if (err) {
 		close_events(fds, 2 * (i - 1));
+		if (shared >= 0)
+			hw_share_counters(shared);
 		return hw_open_failed("perf_event_open (hw_mux)");
 	}
 	for (i = 0; i < ngroups; i++)
@@ -1086,6 +1090,8 @@ static double run_hw_mux(long n, long ngroups)
 		hwc_loop(MUX_LOOP);
 	t1 = span_end();
 	close_events(fds, 2 * ngroups);
+	if (shared >= 0)
+		hw_share_counters(shared);
 	return (double)(t1 - t0);
 }
 

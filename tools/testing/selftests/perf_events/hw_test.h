@@ -490,6 +490,117 @@ static inline int find_cpu_pmu(char *name, size_t len)
 }
 
 /*
+ * RDPMC, for the self-monitoring reads through an event's user page
+ * (hwcount_x86.c, share.c); 0 where there is no such instruction.
+ */
+#if defined(__x86_64__)
+static inline __u64 hw_rdpmc(unsigned int counter)
+{
+	unsigned int lo, hi;
+
+	asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (counter));
+	return lo | (__u64)hi << 32;
+}
+#else
+static inline __u64 hw_rdpmc(unsigned int counter)
+{
+	return 0;
+}
+#endif
+
+/*
+ * The self-monitoring read of include/uapi/linux/perf_event.h: offset
+ * plus the sign-extended counter, retried while the kernel updates the
+ * page (seqlock in lock).  *idx gets the index it used.
+ */
+static inline __u64 user_page_read(volatile struct perf_event_mmap_page *pc,
+				   __u32 *idx)
+{
+	__u32 seq, width, i;
+	__u64 count, pmc;
+
+	do {
+		seq = pc->lock;
+		__sync_synchronize();
+		i = pc->index;
+		count = pc->offset;
+		if (pc->cap_user_rdpmc && i) {
+			width = pc->pmc_width;
+			pmc = hw_rdpmc(i - 1);
+			pmc <<= 64 - width;
+			count += (__u64)((__s64)pmc >> (64 - width));
+		}
+		__sync_synchronize();
+	} while (pc->lock != seq);
+	*idx = i;
+	return count;
+}
+
+/*
+ * User instructions from one user_page_read() to the next around
+ * hwc_loop(n): one copy of the code for every n, so the overhead is the
+ * same.
+ */
+static __attribute__((noinline, unused)) __u64
+rdpmc_loop(volatile struct perf_event_mmap_page *pc, unsigned long n)
+{
+	__u64 s1, s2;
+	__u32 idx;
+
+	s1 = user_page_read(pc, &idx);
+	hwc_loop(n);
+	s2 = user_page_read(pc, &idx);
+	return s2 - s1;
+}
+
+/* A counting event's user page (no data pages), or NULL. */
+static inline struct perf_event_mmap_page *map_user_page(int fd)
+{
+	return perf_rb_mmap(fd, 0, PROT_READ);
+}
+
+/*
+ * Counter sharing (perfcore, beyond upstream: kernel/events/share.c):
+ * identical counting events read one counter, so the cases that
+ * multiplex identical events to test multiplexing turn it off around
+ * themselves with hw_share_counters(0) (and their previous value back
+ * at the end); an aborted case leaves it off, which the binary's exit
+ * puts right (hw_share_restore(), in the harness's process, not in the
+ * cases' children, which leave with _exit()).  Returns the previous
+ * setting, or -1 where the kernel has no such sysctl (stock).
+ */
+#define HW_SHARE_SYSCTL	"/proc/sys/kernel/perf_event_share_counters"
+
+static int hw_share_initial = -1;
+static pid_t hw_share_main;
+
+static inline int hw_share_counters(int on)
+{
+	long was = read_long(HW_SHARE_SYSCTL);
+
+	if (was == LONG_MIN)
+		return -1;
+	write_long(HW_SHARE_SYSCTL, on);
+	return was;
+}
+
+static void __attribute__((destructor, unused)) hw_share_restore(void)
+{
+	/* Only the harness's own exit: a case's children exit too. */
+	if (hw_share_initial >= 0 && getpid() == hw_share_main)
+		hw_share_counters(hw_share_initial);
+}
+
+static void __attribute__((constructor, unused)) hw_share_remember(void)
+{
+	long was = read_long(HW_SHARE_SYSCTL);
+
+	hw_share_main = getpid();
+	if (was != LONG_MIN)
+		hw_share_initial = was;
+}
+
+/*
  * A user-only sampling event on this thread: sample_period period on
  * PERF_TYPE_HARDWARE config, IP | TID | PERIOD, with an 8-page buffer.
  */
@@ -573,7 +684,7 @@ static inline unsigned long hw_multiplex_loop(int nev, int intervals,
 	struct perf_event_attr attr;
 	char name[128], path[256];
 	unsigned long n;
-	int i, ref, fd[2 * HW_MAX_COUNTERS];
+	int i, ref, fd[2 * HW_MAX_COUNTERS], shared;
 	long mux_ms;
 
 	if (nev > 2 * HW_MAX_COUNTERS || find_cpu_pmu(name, sizeof(name)))
@@ -597,12 +708,15 @@ static inline unsigned long hw_multiplex_loop(int nev, int intervals,
 	attr.exclude_hv = 1;
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	/* Identical events, to be multiplexed: not shared (share.c). */
+	shared = hw_share_counters(0);
 	for (i = 0; i < nev; i++) {
 		fd[i] = sys_perf_event_open(&attr, 0, -1, -1, 0);
 		if (fd[i] < 0) {
 			while (i--)
 				close(fd[i]);
-			return 0;
+			n = 0;
+			goto out;
 		}
 	}
 	prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0);
@@ -613,6 +727,9 @@ static inline unsigned long hw_multiplex_loop(int nev, int intervals,
 			n = 0;
 		close(fd[i]);
 	}
+out:
+	if (shared >= 0)
+		hw_share_counters(shared);
 	return n;
 }
 

@@ -736,11 +736,13 @@ TEST(hw_group_unschedulable_never_runs)
 		__u64 nr, enabled, running;
 		__u64 values[HW_MAX_COUNTERS + 1];
 	} g;
-	int lead, fd[HW_MAX_COUNTERS], i, nsib, sib_off;
+	int lead, fd[HW_MAX_COUNTERS], i, nsib, sib_off, shared;
 	size_t len;
 	ssize_t n;
 
 	HW_REQUIRE();
+	/* Identical events would share one counter (share.c): not here. */
+	shared = hw_share_counters(0);
 	nsib = pmu->insn_counters;
 	ASSERT_LE(nsib, HW_MAX_COUNTERS);
 	sib_off = pmu->validate_counts_off_leader;
@@ -775,6 +777,8 @@ TEST(hw_group_unschedulable_never_runs)
 	for (i = 0; i < nsib; i++)
 		close(fd[i]);
 	close(lead);
+	if (shared >= 0)
+		hw_share_counters(shared);
 }
 
 /*
@@ -786,11 +790,13 @@ TEST(hw_group_unschedulable_never_runs)
 TEST(hw_pinned_cannot_fit_error_eof)
 {
 	struct perf_event_attr attr;
-	int fd[HW_MAX_COUNTERS + 1], i, nfit;
+	int fd[HW_MAX_COUNTERS + 1], i, nfit, shared;
 	__u64 v;
 	ssize_t n;
 
 	HW_REQUIRE();
+	/* Identical events would share one counter (share.c): not here. */
+	shared = hw_share_counters(0);
 	nfit = pmu->insn_counters;
 	ASSERT_LE(nfit, HW_MAX_COUNTERS);
 	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
@@ -824,6 +830,8 @@ TEST(hw_pinned_cannot_fit_error_eof)
 	EXPECT_GE(v, LOOP_K * 10000);
 	for (i = 1; i < nfit + 1; i++)
 		close(fd[i]);
+	if (shared >= 0)
+		hw_share_counters(shared);
 }
 
 /*

@@ -25,21 +25,8 @@
 
 #if defined(__x86_64__)
 #define X86_REQUIRE() HW_REQUIRE()
-
-static inline __u64 hw_rdpmc(unsigned int counter)
-{
-	unsigned int lo, hi;
-
-	asm volatile("rdpmc" : "=a" (lo), "=d" (hi) : "c" (counter));
-	return lo | (__u64)hi << 32;
-}
 #else
 #define X86_REQUIRE() SKIP(return, "x86-only case (arm64's are in hwcount.c)")
-
-static inline __u64 hw_rdpmc(unsigned int counter)
-{
-	return 0;
-}
 #endif
 
 /* Intel: needs the fixed counters; AMD has none. */
@@ -59,56 +46,6 @@ static int on_fixed(const struct perf_event_mmap_page *up)
 	return idx && ((idx - 1) & RDPMC_FIXED);
 }
 
-/*
- * The self-monitoring read of include/uapi/linux/perf_event.h: offset
- * plus the sign-extended counter, retried while the kernel updates the
- * page (seqlock in lock).  *idx gets the index it used.
- */
-static __u64 mmap_read_self(volatile struct perf_event_mmap_page *pc,
-			    __u32 *idx)
-{
-	__u32 seq, width, i;
-	__u64 count, pmc;
-
-	do {
-		seq = pc->lock;
-		__sync_synchronize();
-		i = pc->index;
-		count = pc->offset;
-		if (pc->cap_user_rdpmc && i) {
-			width = pc->pmc_width;
-			pmc = hw_rdpmc(i - 1);
-			pmc <<= 64 - width;
-			count += (__u64)((__s64)pmc >> (64 - width));
-		}
-		__sync_synchronize();
-	} while (pc->lock != seq);
-	*idx = i;
-	return count;
-}
-
-/*
- * User instructions from one mmap_read_self() to the next around
- * hwc_loop(n): one copy of the code for every n, so the overhead is the
- * same.
- */
-static __attribute__((noinline)) __u64
-rdpmc_loop(volatile struct perf_event_mmap_page *pc, unsigned long n)
-{
-	__u64 s1, s2;
-	__u32 idx;
-
-	s1 = mmap_read_self(pc, &idx);
-	hwc_loop(n);
-	s2 = mmap_read_self(pc, &idx);
-	return s2 - s1;
-}
-
-/* A counting event's user page (no data pages), or NULL. */
-static struct perf_event_mmap_page *map_user_page(int fd)
-{
-	return perf_rb_mmap(fd, 0, PROT_READ);
-}
 
 /*
  * User/kernel split: instructions and cycles, each counted user-only,
@@ -503,7 +440,7 @@ TEST(x86_rdpmc_mmap_matches_read)
 
 		d0 = ~0ULL;
 		for (i = 0; i < 5; i++) {
-			s = mmap_read_self(up[e], &idx);
+			s = user_page_read(up[e], &idx);
 			ASSERT_EQ(0, read_count(fd[e], &v));
 			EXPECT_NE(0, idx);
 			d = v - s;
@@ -522,7 +459,7 @@ TEST(x86_rdpmc_mmap_matches_read)
 	}
 	ioctl(fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 	for (e = 0; e < 2; e++) {
-		s = mmap_read_self(up[e], &idx);
+		s = user_page_read(up[e], &idx);
 		ASSERT_EQ(0, read_count(fd[e], &v));
 		EXPECT_EQ(0, idx);
 		EXPECT_EQ(v, s);
@@ -1647,12 +1584,14 @@ TEST(x86_tsx_force_abort)
 #if defined(__x86_64__)
 	static const __u64 inst = 0x00c0;
 	__u64 v1[16], v2[16], v3[16];
-	int fd[16], i, n;
+	int fd[16], i, n, shared;
 	char buf[16];
 
 	INTEL_REQUIRE();
 	if (!x86_skl_tsx_force_abort())
 		SKIP(return, "not a Skylake with MSR_TSX_FORCE_ABORT");
+	/* A group of identical events would share one counter (share.c). */
+	shared = hw_share_counters(0);
 	ASSERT_GT(read_file(TFA_KNOB, buf, sizeof(buf)), 0)
 		TH_LOG("%s: %s", TFA_KNOB, strerror(errno));
 	ASSERT_STREQ("1\n", buf);
@@ -1687,6 +1626,8 @@ TEST(x86_tsx_force_abort)
 	}
 	for (i = 0; i < n; i++)
 		close(fd[i]);
+	if (shared >= 0)
+		hw_share_counters(shared);
 #else
 	SKIP(return, "x86-only case");
 #endif
@@ -1848,13 +1789,15 @@ TEST(x86_ht_excl_counters)
 #if defined(__x86_64__)
 	const char *absent;
 	struct read_one mem, grp;
-	int fmem, fgrp[4];
+	int fmem, fgrp[4], shared;
 
 	X86_REQUIRE();
 	absent = x86_ht_bug_absent();
 	if (absent)
 		SKIP(return, "%s", absent);
 	ASSERT_EQ(4, pmu->gp_counters);
+	/* The sibling's four are identical: they would share (share.c). */
+	shared = hw_share_counters(0);
 	ASSERT_EQ(0, x86_ht_open(&fmem, fgrp)) TH_LOG("%s", strerror(errno));
 
 	/* Each alone counts all the time. */
@@ -1895,6 +1838,8 @@ TEST(x86_ht_excl_counters)
 	close(fgrp[1]);
 	close(fgrp[0]);
 	close(fmem);
+	if (shared >= 0)
+		hw_share_counters(shared);
 #else
 	SKIP(return, "x86-only case");
 #endif
@@ -1913,7 +1858,7 @@ TEST(x86_ht_excl_after_sibling_online)
 #if defined(__x86_64__)
 	const char *absent;
 	struct read_one mem, grp;
-	int fmem, fgrp[4], i;
+	int fmem, fgrp[4], i, shared;
 
 	X86_REQUIRE();
 	absent = x86_ht_bug_absent();
@@ -1921,6 +1866,8 @@ TEST(x86_ht_excl_after_sibling_online)
 		SKIP(return, "%s", absent);
 	if (access(X86_CPU1_ONLINE, W_OK))
 		SKIP(return, "cpu1 cannot be hot-unplugged here");
+	/* The sibling's four are identical: they would share (share.c). */
+	shared = hw_share_counters(0);
 	ASSERT_EQ(0, x86_ht_open(&fmem, fgrp)) TH_LOG("%s", strerror(errno));
 	for (i = 0; i < 4; i++)
 		close(fgrp[i]);
@@ -1939,6 +1886,8 @@ TEST(x86_ht_excl_after_sibling_online)
 	for (i = 0; i < 4; i++)
 		close(fgrp[i]);
 	close(fmem);
+	if (shared >= 0)
+		hw_share_counters(shared);
 #else
 	SKIP(return, "x86-only case");
 #endif
