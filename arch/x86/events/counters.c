@@ -13,6 +13,7 @@
  *   extra.c	extra registers: MSRs some events take a selection from
  *		(Intel's off-core response), one value per CPU.
  *   period.c	counter arithmetic: deltas, periods, load values.
+ *   share.c	identical counting events reading one counter.
  *   pmi.c	the overflow interrupt, an NMI.
  *   rdpmc.c	user-space reads: the mmap page's index, CR4.PCE per mm,
  *		the sysfs rdpmc knob.
@@ -70,6 +71,7 @@
 #include <linux/mutex.h>
 #include <linux/nospec.h>
 #include <linux/perf_event.h>
+#include <linux/perf/counter_share.h>
 #include <linux/slab.h>
 
 #include <asm/apic.h>
@@ -151,7 +153,7 @@ static u64 x86c_taken(const struct event_constraint *c, int idx)
 }
 
 /* Point @event's register fields at counter @idx. */
-static void x86c_bind(struct x86c_pmu *p, struct perf_event *event, int idx)
+void x86c_bind(struct x86c_pmu *p, struct perf_event *event, int idx)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
@@ -251,8 +253,8 @@ static u64 x86c_control(struct x86c_cpu *cpu, struct hw_perf_event *hwc)
 }
 
 /* Start @event on the counter it is bound to (PERF_EF_RELOAD: load it). */
-static void x86c_start_on(struct x86c_pmu *p, struct x86c_cpu *cpu,
-			  struct perf_event *event, int flags)
+void x86c_start_on(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		   struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	int idx = hwc->idx;
@@ -319,6 +321,8 @@ static void x86c_apply(struct x86c_pmu *p, struct x86c_cpu *cpu)
 			continue;
 		if (hwc->state & PERF_HES_STOPPED)
 			hwc->state |= PERF_HES_ARCH;
+		if (unlikely(cpu->share.nr))
+			x86c_share_fold(p, cpu, event);
 		x86c_stop(p, cpu, event, PERF_EF_UPDATE);
 		cpu->owner[old] = NULL;
 		cpu->owned &= ~BIT_ULL(old);
@@ -336,6 +340,8 @@ static void x86c_apply(struct x86c_pmu *p, struct x86c_cpu *cpu)
 		cpu->used_ever |= x86c_taken(cpu->constraint[i], idx);
 		if (!(hwc->state & PERF_HES_ARCH))
 			x86c_start_on(p, cpu, event, PERF_EF_RELOAD);
+		if (unlikely(cpu->share.nr))
+			x86c_share_follow(p, cpu, event);
 	}
 	cpu->moved = false;
 }
@@ -836,6 +842,8 @@ static int x86c_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	int n = cpu->nr;
 
+	if (x86c_share_add(p, cpu, event, flags))
+		return 0;
 	if (n >= X86C_MAX_EVENTS)
 		return -EINVAL;
 	/* First its extra register: taking the other one changes its code. */
@@ -866,6 +874,8 @@ static void x86c_del(struct perf_event *event, int flags)
 	int idx = event->hw.idx;
 	int i;
 
+	if (unlikely(cpu->share.nr) && x86c_share_del(p, cpu, event))
+		return;
 	for (i = 0; i < cpu->nr; i++)
 		if (cpu->events[i] == event)
 			break;
@@ -898,6 +908,10 @@ static void x86c_start(struct perf_event *event, int flags)
 	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
 	struct hw_perf_event *hwc = &event->hw;
 
+	if (unlikely(perf_share_is_rider(event))) {
+		x86c_share_start(p, cpu, event);
+		return;
+	}
 	if (hwc->idx < 0 || cpu->owner[hwc->idx] != event) {
 		/* Placed, not programmed: the next pmu_enable starts it. */
 		hwc->state &= ~PERF_HES_ARCH;
@@ -911,12 +925,19 @@ static void x86c_start(struct perf_event *event, int flags)
 static void x86c_stop_event(struct perf_event *event, int flags)
 {
 	struct x86c_pmu *p = x86c_of(event);
+	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
 
-	x86c_stop(p, this_cpu_ptr(p->cpus), event, flags);
+	if (unlikely(cpu->share.nr) && x86c_share_stop(p, cpu, event))
+		return;
+	x86c_stop(p, cpu, event, flags);
 }
 
 static void x86c_read(struct perf_event *event)
 {
+	/* A stopped rider's counter counts for others. */
+	if (unlikely(perf_share_is_rider(event)) &&
+	    !perf_share_counting(event))
+		return;
 	x86c_event_update(x86c_of(event), event);
 }
 
@@ -1135,11 +1156,15 @@ void x86c_reset_running(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	unsigned long running = cpu->running;
 	int idx;
 
-	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX)
+	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX) {
+		x86c_share_fold(p, cpu, cpu->owner[idx]);
 		x86c_stop(p, cpu, cpu->owner[idx], PERF_EF_UPDATE);
+	}
 	x86c_clear_counters(p, cpu);
-	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX)
+	for_each_set_bit(idx, &running, X86_PMC_IDX_MAX) {
 		x86c_start_on(p, cpu, cpu->owner[idx], PERF_EF_RELOAD);
+		x86c_share_follow(p, cpu, cpu->owner[idx]);
+	}
 }
 
 /**
@@ -1258,6 +1283,7 @@ int x86c_register(struct x86c_pmu *p)
 		.event_mapped	= x86c_event_mapped,
 		.event_unmapped	= x86c_event_unmapped,
 		.attr_groups	= x86c_attr_groups,
+		.capabilities	= PERF_PMU_CAP_SHARE_COUNTERS,
 	};
 	if (p->vendor->sched_task)
 		p->pmu.sched_task = x86c_sched_task;

@@ -15,6 +15,7 @@
 #include <linux/device.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/perf/counter_share.h>
 #include <linux/types.h>
 
 #include <asm/perf_event.h>
@@ -243,6 +244,8 @@ struct x86c_ht_core {
  * @ht_constraint: scratch of x86c_ht_place(): each event's constraint
  *	beside the other thread, @constraint or an entry of @ht_narrowed
  * @ht_narrowed: scratch of x86c_ht_place(): the narrowed copies
+ * @share: the events that read a counter of @events' (share.c), which
+ *	are in no other field
  *
  * Only its CPU touches it, with interrupts off (the PMI included).
  */
@@ -270,6 +273,7 @@ struct x86c_cpu {
 	u8			ht_thread;
 	struct event_constraint	*ht_constraint[X86C_MAX_EVENTS];
 	struct event_constraint	ht_narrowed[X86C_MAX_EVENTS];
+	struct perf_share_riders share;
 };
 
 /**
@@ -679,6 +683,9 @@ static inline struct x86c_pmu *x86c_dev_pmu(struct device *dev)
 
 /* counters.c: the framework, as struct pmu and to the drivers */
 int x86c_register(struct x86c_pmu *p);
+void x86c_bind(struct x86c_pmu *p, struct perf_event *event, int idx);
+void x86c_start_on(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		   struct perf_event *event, int flags);
 void x86c_init_limits(struct x86c_pmu *p);
 void x86c_size_kind(struct x86c_pmu *p, unsigned int cpu);
 struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config);
@@ -696,6 +703,20 @@ int x86c_place(struct x86c_pmu *p, struct x86c_cpu *cpu);
 int x86c_place_with(struct x86c_cpu *cpu, struct event_constraint **constraint,
 		    int gpmax);
 void x86c_placed_gp(const struct x86c_cpu *cpu, u64 *used, u64 *excl);
+
+/* share.c: identical counting events on one counter */
+bool x86c_share_add(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		    struct perf_event *event, int flags);
+void x86c_share_start(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		      struct perf_event *rider);
+bool x86c_share_stop(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		     struct perf_event *event);
+bool x86c_share_del(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		    struct perf_event *event);
+void x86c_share_fold(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		     struct perf_event *carrier);
+void x86c_share_follow(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		       struct perf_event *carrier);
 
 /* ht_excl.c */
 bool x86c_ht_wanted(const struct x86c_pmu *p);
@@ -717,6 +738,14 @@ void x86c_extra_probe(struct x86c_pmu *p, const struct x86c_extra_reg *regs,
 
 /* period.c: counter arithmetic, no state */
 u64 x86c_counter_delta(u64 prev, u64 now, int width);
+
+/* A counter value as RDPMC's reader sign-extends it (rdpmc.c). */
+static inline u64 x86c_sign_extend(const struct x86c_pmu *p, u64 val)
+{
+	int shift = 64 - p->width;
+
+	return (u64)((s64)(val << shift) >> shift);
+}
 
 /**
  * struct x86c_period - the next load of a sampling counter

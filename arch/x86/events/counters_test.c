@@ -236,7 +236,7 @@ static const struct x86c_hw_ops fake_hw_ops = {
 };
 
 /* Counter @idx counts @n events: it wraps at 48 bits, flagging overflow. */
-static void fake_count(int idx, u64 n)
+void fake_count(int idx, u64 n)
 {
 	u64 *c = x86c_is_fixed(idx) ? &x86c_fake->fixed[idx - INTEL_PMC_IDX_FIXED] :
 				      &x86c_fake->gp[idx];
@@ -250,7 +250,7 @@ static void fake_count(int idx, u64 n)
  * The CPU raises the PMI for an overflow: with the freeze on, all stop,
  * and the APIC masks the LVTPC as it delivers the NMI.
  */
-static void fake_pmi(void)
+void fake_pmi(void)
 {
 	if (x86c_fake->debugctl & DBG_FREEZE_ON_PMI)
 		x86c_fake->global_ctrl = 0;

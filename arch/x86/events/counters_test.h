@@ -137,6 +137,8 @@ int counters_test_init(struct kunit *test);
 void counters_test_exit(struct kunit *test);
 struct perf_event *fake_event(struct kunit *test, int idx, u64 config,
 			      u64 period);
+void fake_count(int idx, u64 n);
+void fake_pmi(void);
 #ifdef CONFIG_CPU_SUP_AMD
 void fake_as_amd(struct x86c_pmu *p, const struct x86c_vendor *vendor,
 		 int version);

@@ -31,6 +31,7 @@
 #include <linux/kprobes.h>
 #include <linux/nmi.h>
 #include <linux/perf_event.h>
+#include <linux/perf/counter_share.h>
 #include <linux/sched/clock.h>
 
 #include <asm/apic.h>
@@ -49,10 +50,19 @@ static void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
 {
 	struct perf_sample_data data;
 	bool elapsed;
+	u64 before;
 
-	x86c_event_update(p, event);
+	before = x86c_sign_extend(p, x86c_event_update(p, event));
 	elapsed = x86c_event_set_period(p, event);
 	perf_event_update_userpage(event);
+	/*
+	 * Riders of the counter keep their deltas across the load, and
+	 * their user pages' offsets: the shift is taken between the two
+	 * values as RDPMC's reader sees them.
+	 */
+	if (unlikely(cpu->share.nr))
+		perf_share_shift(&cpu->share, event,
+				 local64_read(&event->hw.prev_count) - before);
 	if (!elapsed || !is_sampling_event(event))
 		return;
 
