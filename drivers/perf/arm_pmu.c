@@ -53,6 +53,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/export.h>
 #include <linux/perf/arm_pmu.h>
+#include <linux/perf/counter_share.h>
 #include <linux/slab.h>
 
 #include "arm_pmu_internal.h"
@@ -201,6 +202,10 @@ u64 armpmu_event_update(struct perf_event *event)
 
 static void armpmu_read(struct perf_event *event)
 {
+	/* A stopped rider's counter counts for others. */
+	if (unlikely(perf_share_is_rider(event)) &&
+	    !perf_share_counting(event))
+		return;
 	armpmu_event_update(event);
 }
 
@@ -227,6 +232,205 @@ static __always_inline void armpmu_start(struct perf_event *event, int flags)
 	event->hw.state = 0;
 	__armpmu_event_set_period(event);
 	to_arm_pmu(event->pmu)->enable(event);
+}
+
+/* ---- identical counting events on one counter ------------------- */
+
+/*
+ * kernel/events/share.c has the rule, the carrier and rider roles and
+ * their ordering against the overflow interrupt.  A carrier is the
+ * event in cpuc->events[] holding a counter; its riders are in the
+ * CPU's rider table only, their hw.idx the carrier's counter, so
+ * placement never sees them.  A carrier always has a counter here (add
+ * places it at once), so a rider is bound from the start.
+ */
+
+/* An event on this CPU's counters that @event may ride on, or NULL. */
+static struct perf_event *armpmu_share_find(struct pmu_hw_events *cpuc,
+					    struct perf_event *event)
+{
+	int idx;
+
+	if (!perf_event_may_share(event))
+		return NULL;
+	for_each_set_bit(idx, cpuc->used_mask, ARMPMU_MAX_HWEVENTS) {
+		struct perf_event *e = cpuc->events[idx];
+
+		if (e && e->hw.config_base == event->hw.config_base &&
+		    perf_events_count_alike(e, event))
+			return e;
+	}
+	return NULL;
+}
+
+static u64 armpmu_share_read(struct perf_event *event)
+{
+	return to_arm_pmu(event->pmu)->read_counter(event);
+}
+
+/*
+ * @rider takes over @carrier's counter: the owner first, then the table
+ * (see kernel/events/share.c).  A carrier stopped by stop() stays so.
+ */
+static void armpmu_share_swap(struct pmu_hw_events *cpuc,
+			      struct perf_event *carrier,
+			      struct perf_event *rider)
+{
+	if (!perf_share_counting(carrier))
+		carrier->hw.state |= PERF_HES_ARCH;
+	rider->hw.last_tag = carrier->hw.last_tag;
+	WRITE_ONCE(cpuc->events[carrier->hw.idx], rider);
+	perf_share_hand_over(&cpuc->share, carrier, rider);
+}
+
+/* Stop @rider: fold what it counted, then say it stopped. */
+static void armpmu_share_stop_rider(struct perf_event *rider)
+{
+	struct hw_perf_event *hwc = &rider->hw;
+
+	if (perf_share_counting(rider))
+		__armpmu_event_update(rider);
+	WRITE_ONCE(hwc->state, hwc->state | PERF_HES_STOPPED |
+			       PERF_HES_UPTODATE | PERF_HES_ARCH);
+}
+
+/*
+ * Start @rider: from a snapshot of its carrier's counter while that
+ * counts, else as the new carrier, starting the counter.
+ */
+static void armpmu_share_start(struct pmu_hw_events *cpuc,
+			       struct perf_event *rider)
+{
+	struct perf_event *carrier = perf_share_carrier(&cpuc->share, rider);
+
+	rider->hw.state &= ~PERF_HES_ARCH;
+	if (!carrier || WARN_ON_ONCE(perf_share_counting(rider)))
+		return;
+	if (perf_share_counting(carrier)) {
+		perf_share_snapshot(&cpuc->share, rider, armpmu_share_read);
+		return;
+	}
+	armpmu_share_swap(cpuc, carrier, rider);
+	armpmu_start(rider, PERF_EF_RELOAD);
+}
+
+/* add() for an event that may ride on another: whether it did. */
+static bool armpmu_share_add(struct pmu_hw_events *cpuc,
+			     struct perf_event *event, int flags)
+{
+	struct perf_event *carrier = armpmu_share_find(cpuc, event);
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (!carrier || !perf_share_join(&cpuc->share, event, carrier))
+		return false;
+	hwc->idx = carrier->hw.idx;
+	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE | PERF_HES_ARCH;
+	if (flags & PERF_EF_START)
+		armpmu_share_start(cpuc, event);
+	else
+		perf_event_update_userpage(event);
+	return true;
+}
+
+/*
+ * del() for a rider, or a carrier with riders, which leaves them the
+ * counter (stopped, if none of them counts) and leaves as a rider.
+ * Return: whether it was dealt with.
+ */
+static bool armpmu_share_del(struct pmu_hw_events *cpuc,
+			     struct perf_event *event)
+{
+	struct perf_share_riders *t = &cpuc->share;
+	struct perf_event *rider;
+	unsigned int pos = 0;
+
+	if (!perf_share_is_rider(event)) {
+		rider = perf_share_counting_rider(t, event);
+		if (rider) {
+			armpmu_share_stop_rider(event);
+		} else {
+			rider = perf_share_next_rider(t, event, &pos);
+			if (!rider)
+				return false;
+			/* Nobody counts on: the counter stops with it. */
+			armpmu_stop(event, PERF_EF_UPDATE);
+		}
+		armpmu_share_swap(cpuc, event, rider);
+	}
+	armpmu_share_stop_rider(event);
+	perf_share_leave(t, event);
+	event->hw.idx = -1;
+	perf_event_update_userpage(event);
+	return true;
+}
+
+/* Fold what @carrier's counting riders counted: its counter is leaving. */
+static void armpmu_share_fold(struct pmu_hw_events *cpuc,
+			      struct perf_event *carrier)
+{
+	struct perf_share_riders *t = &cpuc->share;
+	struct perf_event *r;
+	unsigned int pos;
+
+	for (pos = 0; (r = perf_share_next_rider(t, carrier, &pos)); )
+		if (perf_share_counting(r))
+			__armpmu_event_update(r);
+}
+
+/*
+ * @carrier's riders read the counter it now holds, loaded and not yet
+ * counting (the PMU stopped): the counting ones from its load.
+ */
+static void armpmu_share_follow(struct pmu_hw_events *cpuc,
+				struct perf_event *carrier)
+{
+	struct perf_share_riders *t = &cpuc->share;
+	struct perf_event *r;
+	unsigned int pos;
+
+	for (pos = 0; (r = perf_share_next_rider(t, carrier, &pos)); ) {
+		r->hw.idx = carrier->hw.idx;
+		if (perf_share_counting(r))
+			local64_set(&r->hw.prev_count,
+				    local64_read(&carrier->hw.prev_count));
+		perf_event_update_userpage(r);
+	}
+}
+
+static void armpmu_start_event(struct perf_event *event, int flags)
+{
+	struct arm_pmu *armpmu = to_arm_pmu(event->pmu);
+
+	if (unlikely(perf_share_is_rider(event))) {
+		armpmu_share_start(this_cpu_ptr(armpmu->hw_events), event);
+		return;
+	}
+	armpmu_start(event, flags);
+}
+
+/*
+ * stop(): a carrier that a counting rider leans on gives it the counter
+ * instead of stopping it, and becomes a stopped rider itself.
+ */
+static void armpmu_stop_event(struct perf_event *event, int flags)
+{
+	struct pmu_hw_events *cpuc =
+		this_cpu_ptr(to_arm_pmu(event->pmu)->hw_events);
+	struct perf_event *rider;
+
+	if (unlikely(cpuc->share.nr)) {
+		if (perf_share_is_rider(event)) {
+			armpmu_share_stop_rider(event);
+			return;
+		}
+		rider = perf_share_counting_rider(&cpuc->share, event);
+		if (rider) {
+			armpmu_share_stop_rider(event);
+			armpmu_share_swap(cpuc, event, rider);
+			return;
+		}
+	}
+	armpmu_stop(event, flags);
 }
 
 /*
@@ -279,6 +483,8 @@ static int armpmu_replace_all(struct arm_pmu *armpmu,
 		if (idx[i] == on[i]->hw.idx)
 			continue;
 		restart[i] = !(on[i]->hw.state & PERF_HES_STOPPED);
+		if (unlikely(cpuc->share.nr))
+			armpmu_share_fold(cpuc, on[i]);
 		armpmu_stop(on[i], PERF_EF_UPDATE);
 		cpuc->events[on[i]->hw.idx] = NULL;
 	}
@@ -294,6 +500,8 @@ static int armpmu_replace_all(struct arm_pmu *armpmu,
 		if (restart[i])
 			armpmu_start(on[i], PERF_EF_RELOAD);
 		perf_event_update_userpage(on[i]);
+		if (unlikely(cpuc->share.nr))
+			armpmu_share_follow(cpuc, on[i]);
 	}
 	return idx[n];
 }
@@ -383,6 +591,8 @@ static int armpmu_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	int idx;
 
+	if (armpmu_share_add(cpuc, event, flags))
+		return 0;
 	idx = armpmu_place(armpmu, cpuc, event);
 	if (idx < 0)
 		return idx;
@@ -403,6 +613,8 @@ static void armpmu_del(struct perf_event *event, int flags)
 	struct arm_pmu *armpmu = to_arm_pmu(event->pmu);
 	struct pmu_hw_events *cpuc = this_cpu_ptr(armpmu->hw_events);
 
+	if (unlikely(cpuc->share.nr) && armpmu_share_del(cpuc, event))
+		return;
 	armpmu_stop(event, PERF_EF_UPDATE);
 	cpuc->events[event->hw.idx] = NULL;
 	armpmu_unplace(armpmu, cpuc, event);
@@ -600,15 +812,22 @@ irqreturn_t armpmu_handle_overflow(struct arm_pmu *armpmu, u64 overflowed,
 		struct perf_event *event = idx < ARMPMU_MAX_HWEVENTS ?
 					   cpuc->events[idx] : NULL;
 		struct perf_sample_data sample;
-		u64 period;
+		u64 period, before;
+		int ran_out;
 
 		pending &= pending - 1;
 		if (!event)
 			continue;
 		/* The sample is of the period that just ended. */
 		period = event->hw.last_period;
-		armpmu_event_update(event);
-		if (!armpmu_event_set_period(event))
+		before = armpmu_event_update(event);
+		ran_out = armpmu_event_set_period(event);
+		/* Riders of the counter keep their deltas across the load. */
+		if (unlikely(cpuc->share.nr))
+			perf_share_shift(&cpuc->share, event,
+					 local64_read(&event->hw.prev_count) -
+					 before);
+		if (!ran_out)
 			continue;
 		perf_sample_data_init(&sample, 0, period);
 		if (perf_event_overflow(event, &sample, regs))
@@ -688,10 +907,13 @@ static int armpmu_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd,
 
 		if (!event)
 			continue;
-		if (going_down)
+		if (going_down) {
+			armpmu_share_fold(cpuc, event);
 			armpmu_stop(event, PERF_EF_UPDATE);
-		else
+		} else {
 			armpmu_start(event, PERF_EF_RELOAD);
+			armpmu_share_follow(cpuc, event);
+		}
 	}
 	if (!going_down)
 		armpmu->start(armpmu);
@@ -767,8 +989,8 @@ struct arm_pmu *armpmu_alloc(void)
 		.event_init	= armpmu_event_init,
 		.add		= armpmu_add,
 		.del		= armpmu_del,
-		.start		= armpmu_start,
-		.stop		= armpmu_stop,
+		.start		= armpmu_start_event,
+		.stop		= armpmu_stop_event,
 		.read		= armpmu_read,
 		.pmu_enable	= armpmu_enable,
 		.pmu_disable	= armpmu_disable,
@@ -780,7 +1002,8 @@ struct arm_pmu *armpmu_alloc(void)
 		 * bits.
 		 */
 		.capabilities	= PERF_PMU_CAP_EXTENDED_REGS |
-				  PERF_PMU_CAP_EXTENDED_HW_TYPE,
+				  PERF_PMU_CAP_EXTENDED_HW_TYPE |
+				  PERF_PMU_CAP_SHARE_COUNTERS,
 	};
 	return armpmu;
 }

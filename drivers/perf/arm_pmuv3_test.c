@@ -790,6 +790,8 @@ static void pmuv3_test_home(struct kunit *test)
 	struct perf_event *ev[4];
 	int i;
 
+	/* Identical events: counters of their own, not one shared. */
+	WRITE_ONCE(perf_sysctl_share_counters, 0);
 	pmuv3_test_driver(armpmu);
 	for (i = 0; i < ARRAY_SIZE(ev); i++)
 		ev[i] = pmuv3_test_event(test, PERF_TYPE_RAW,
@@ -812,6 +814,58 @@ static void pmuv3_test_home(struct kunit *test)
 	pmuv3_test_ev_call(ev[0], pmuv3_test_del);
 	migrate_enable();
 	KUNIT_EXPECT_EQ(test, pmuv3_test_regs.cnten, 0ULL);
+	WRITE_ONCE(perf_sysctl_share_counters, 1);
+}
+
+static void pmuv3_test_read(struct perf_event *event)
+{
+	event->pmu->read(event);
+}
+
+/*
+ * Identical counting events share a counter (kernel/events/share.c):
+ * the second reads the first's, and what the counter advances counts
+ * for both; the first's leaving hands the counter over, still enabled,
+ * untouched; the last one's leaving stops it.
+ */
+static void pmuv3_test_shared(struct kunit *test)
+{
+	struct pmuv3_test_regs *r = &pmuv3_test_regs;
+	struct arm_pmu *armpmu = pmuv3_test_pmu(test);
+	struct perf_event *a, *b;
+	int idx;
+
+	pmuv3_test_driver(armpmu);
+	a = pmuv3_test_event(test, PERF_TYPE_RAW,
+			     ARMV8_PMUV3_PERFCTR_L1D_CACHE, 0, -1);
+	b = pmuv3_test_event(test, PERF_TYPE_RAW,
+			     ARMV8_PMUV3_PERFCTR_L1D_CACHE, 0, -1);
+	armpmu->pmu.capabilities |= PERF_PMU_CAP_SHARE_COUNTERS;
+	migrate_disable();
+	pmuv3_test_call(armpmu, pmuv3_test_reset_pmu);
+	idx = pmuv3_test_add_idx(test, a);
+	KUNIT_EXPECT_EQ(test, pmuv3_test_add_idx(test, b), idx);
+	KUNIT_EXPECT_TRUE(test, perf_share_is_rider(b));
+	KUNIT_EXPECT_EQ(test, r->cnten, BIT_ULL(idx));
+
+	r->counter[idx] += 100;
+	pmuv3_test_ev_call(a, pmuv3_test_read);
+	pmuv3_test_ev_call(b, pmuv3_test_read);
+	KUNIT_EXPECT_EQ(test, local64_read(&a->count), 100);
+	KUNIT_EXPECT_EQ(test, local64_read(&b->count), 100);
+
+	pmuv3_test_ev_call(a, pmuv3_test_del);
+	KUNIT_EXPECT_FALSE(test, perf_share_is_rider(b));
+	KUNIT_EXPECT_EQ(test, b->hw.idx, idx);
+	KUNIT_EXPECT_EQ(test, r->cnten, BIT_ULL(idx));
+	r->counter[idx] += 20;
+	pmuv3_test_ev_call(b, pmuv3_test_read);
+	KUNIT_EXPECT_EQ(test, local64_read(&b->count), 120);
+	KUNIT_EXPECT_EQ(test, local64_read(&a->count), 100);
+
+	pmuv3_test_ev_call(b, pmuv3_test_del);
+	KUNIT_EXPECT_EQ(test, r->cnten, 0ULL);
+	migrate_enable();
 }
 
 /*
@@ -882,6 +936,7 @@ static struct kunit_case pmuv3_test_cases[] = {
 	KUNIT_CASE(pmuv3_test_reset),
 	KUNIT_CASE(pmuv3_test_start_stop),
 	KUNIT_CASE(pmuv3_test_home),
+	KUNIT_CASE(pmuv3_test_shared),
 	KUNIT_CASE(pmuv3_test_types),
 	{}
 };

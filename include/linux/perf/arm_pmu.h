@@ -16,6 +16,7 @@
 #include <asm/cputype.h>
 #include <linux/bitfield.h>
 #include <linux/perf_event.h>
+#include <linux/perf/counter_share.h>
 #include <linux/interrupt.h>
 #include <linux/sysfs.h>
 #include <linux/platform_device.h>
@@ -80,6 +81,8 @@ static_assert(!((ARMPMU_EVT_64BIT | ARMPMU_EVT_47BIT | ARMPMU_EVT_63BIT) &
  *	(PMUv3: PMUSERENR_EL0), U64_MAX when unknown
  * @types: the driver's record of each counter's type register (PMUv3:
  *	PMEVTYPER<n>_EL0), U64_MAX when unknown
+ * @share: the events that read a counter of @events' (identical counting
+ *	events, kernel/events/share.c), which are in no other field
  *
  * Only its own CPU changes it, with interrupts off: the struct pmu
  * callbacks run so, and so does the overflow interrupt.  The driver's
@@ -98,6 +101,7 @@ struct pmu_hw_events {
 	u64			irqs_on;
 	u64			user_access;
 	u64			types[ARMPMU_MAX_HWEVENTS];
+	struct perf_share_riders share;
 };
 
 /**
