@@ -25,7 +25,7 @@
 # detector's test, which needs that NMI, gets a boot of its own on nmi.
 . "$(dirname "$0")/lib.sh"
 
-HW_TESTS="hwcount hwcount_x86 inherit_group"
+HW_TESTS="hwcount hwcount_x86 inherit_group share"
 
 # boot_and_parse MODEL[+perf|+wf] TESTS: one boot; its summary line is
 # the last line of output.  +perf: the perf-tool workflows and perf test

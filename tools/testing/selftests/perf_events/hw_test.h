@@ -600,6 +600,16 @@ static void __attribute__((constructor, unused)) hw_share_remember(void)
 		hw_share_initial = was;
 }
 
+/* Is this perfcore (the harness says so on the command line)? */
+static inline bool kernel_is_ours(void)
+{
+	char cmdline[4096];
+
+	if (read_file("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
+		return false;
+	return strstr(cmdline, "perfcore.kernel=ours");
+}
+
 /*
  * A user-only sampling event on this thread: sample_period period on
  * PERF_TYPE_HARDWARE config, IP | TID | PERIOD, with an 8-page buffer.
