@@ -914,14 +914,30 @@ static double run_hw_rdpmc(long n, long arg)
  * is swapped whole.  Its baseline, hw_ctxsw_0, is the same ping-pong
  * without events in the same boot: the intel PMU model is another CPU
  * than the software benchmarks' x86_64 one, so ctxsw_0 would not do.
+ *
+ * The third and fourth events differ from the first two in exclude_hv,
+ * which changes nothing they count but keeps perfcore from sharing a
+ * counter between them (kernel/events/share.c): four counters, as on
+ * stock.  hw_ctxsw_same_4 is the shared case: four identical
+ * instructions events, four counters on stock, one on perfcore.
  */
 static int open_hw_counting(int i)
 {
-	return hw_open(i & 1 ? PERF_COUNT_HW_CPU_CYCLES :
-		       PERF_COUNT_HW_INSTRUCTIONS, 0, 0);
+	struct perf_event_attr attr;
+
+	attr_hw(&attr, PERF_TYPE_HARDWARE, i & 1 ? PERF_COUNT_HW_CPU_CYCLES :
+		PERF_COUNT_HW_INSTRUCTIONS);
+	attr.disabled = 0;
+	attr.exclude_hv = !!(i & 2);
+	return sys_perf_event_open(&attr, 0, -1, -1, 0);
 }
 
-static double run_hw_ctxsw(long n, long nev)
+static int open_hw_same(int i)
+{
+	return hw_open(PERF_COUNT_HW_INSTRUCTIONS, 0, 0);
+}
+
+static double run_hw_ctxsw_with(long n, long nev, open_fn opener)
 {
 	double t;
 
@@ -932,10 +948,20 @@ static double run_hw_ctxsw(long n, long nev)
 	 */
 	if (hw_absent() && nev)
 		return NOT_AVAILABLE;
-	t = pingpong(n, nev, open_hw_counting, 1);
+	t = pingpong(n, nev, opener, 1);
 	if (t < 0)
 		return hw_open_failed("perf_event_open (hw_ctxsw)");
 	return t;
+}
+
+static double run_hw_ctxsw(long n, long nev)
+{
+	return run_hw_ctxsw_with(n, nev, open_hw_counting);
+}
+
+static double run_hw_ctxsw_same(long n, long nev)
+{
+	return run_hw_ctxsw_with(n, nev, open_hw_same);
 }
 
 /*
@@ -1275,6 +1301,7 @@ static const struct bench {
 	{ "hw_rdpmc",		run_hw_rdpmc,		0,	1024,	NS_PER_OP, NULL },
 	{ "hw_ctxsw_0",		run_hw_ctxsw,		0,	64,	NS_PER_OP, NULL },
 	{ "hw_ctxsw_4",		run_hw_ctxsw,		4,	64,	NS_PER_OP, "hw_ctxsw_0" },
+	{ "hw_ctxsw_same_4",	run_hw_ctxsw_same,	4,	64,	NS_PER_OP, "hw_ctxsw_0" },
 	{ "hw_sample_pmi",	run_hw_sample_pmi,	0,	PMI_CHUNK, NS_PER_OP, NULL },
 	{ "hw_mux_0",		run_hw_mux,		0,	16,	NS_PER_OP, NULL },
 	{ "hw_mux_16",		run_hw_mux,		16,	16,	NS_PER_OP, "hw_mux_0" },
