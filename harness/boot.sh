@@ -287,7 +287,13 @@ arm64)
 	# wide, so 64-bit events take chained pairs) or acpi (-cpu max
 	# booted through UEFI firmware with ACPI instead of a device tree:
 	# the PMU is found from the MADT, as on most arm64 servers).
-	machine=virt cpu=max firmware=()
+	# smp: true SMP, the one boot without -icount: each vCPU on a host
+	# thread of its own (MTTCG), both running at once, with the a72's
+	# 32-bit event counters (a counting event is reloaded every 2^31
+	# cycles, about two seconds of the 1 GHz clock) and pseudo-NMIs;
+	# no INST_RETIRED there, and nothing exact.  perfcore.true_smp=1
+	# tells the cases written for it (share.c) where they are.
+	machine=virt cpu=max firmware=() timing=(-icount "$icount")
 	case "${PMU_MODEL:-none}" in
 	none) ;;
 	nmi)	machine=virt,gic-version=3
@@ -295,10 +301,13 @@ arm64)
 	a72)	cpu=cortex-a72 ;;
 	acpi)	firmware=(-bios /usr/share/qemu-efi-aarch64/QEMU_EFI.fd)
 		append+=" acpi=force" ;;
-	*) die "PMU_MODEL on arm64 must be none, nmi, a72 or acpi, not '$PMU_MODEL'" ;;
+	smp)	machine=virt,gic-version=3 cpu=cortex-a72
+		timing=(-accel tcg,thread=multi)
+		append+=" irqchip.gicv3_pseudo_nmi=1 perfcore.true_smp=1" ;;
+	*) die "PMU_MODEL on arm64 must be none, nmi, a72, acpi or smp, not '$PMU_MODEL'" ;;
 	esac
 	qemu=("$qemu_dir/qemu-system-aarch64" -machine $machine -cpu $cpu
-	      "${firmware[@]}" -smp 2 -m 2G -icount $icount
+	      "${firmware[@]}" -smp 2 -m 2G "${timing[@]}"
 	      -append "console=ttyAMA0 $append") ;;
 esac
 # No network: the guest needs none, and our QEMU builds no NIC model.

@@ -600,14 +600,20 @@ static void __attribute__((constructor, unused)) hw_share_remember(void)
 		hw_share_initial = was;
 }
 
-/* Is this perfcore (the harness says so on the command line)? */
-static inline bool kernel_is_ours(void)
+/* Does the kernel command line have @word (the harness's marks)? */
+static inline bool kernel_cmdline_has(const char *word)
 {
 	char cmdline[4096];
 
 	if (read_file("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
 		return false;
-	return strstr(cmdline, "perfcore.kernel=ours");
+	return strstr(cmdline, word);
+}
+
+/* Is this perfcore (the harness says so on the command line)? */
+static inline bool kernel_is_ours(void)
+{
+	return kernel_cmdline_has("perfcore.kernel=ours");
 }
 
 /*
