@@ -687,6 +687,26 @@ static inline void tally_samples(struct perf_rb *rb, __u64 period,
 }
 
 /*
+ * The n of a hwc_loop(n) that lasts about @intervals multiplexing
+ * intervals of the CPU PMU (its perf_event_mux_interval_ms; one
+ * instruction is one nanosecond under -icount shift=0), or 0.
+ */
+static inline unsigned long hw_mux_loop_n(int intervals)
+{
+	char name[128], path[256];
+	long mux_ms;
+
+	if (find_cpu_pmu(name, sizeof(name)))
+		return 0;
+	snprintf(path, sizeof(path),
+		 EVENT_SOURCE "/%s/perf_event_mux_interval_ms", name);
+	mux_ms = read_long(path);
+	if (mux_ms <= 0)
+		return 0;
+	return (unsigned long)mux_ms * 1000000UL * intervals / LOOP_K;
+}
+
+/*
  * More events than counters: @nev user-only instruction events, each on
  * its own, count one pass of hwc_loop() lasting @intervals rotation
  * intervals of the CPU PMU (its perf_event_mux_interval_ms; one
@@ -698,19 +718,12 @@ static inline unsigned long hw_multiplex_loop(int nev, int intervals,
 					      struct read_one *r, __u64 *truth)
 {
 	struct perf_event_attr attr;
-	char name[128], path[256];
 	unsigned long n;
 	int i, ref, fd[2 * HW_MAX_COUNTERS], shared;
-	long mux_ms;
 
-	if (nev > 2 * HW_MAX_COUNTERS || find_cpu_pmu(name, sizeof(name)))
+	n = hw_mux_loop_n(intervals);
+	if (nev > 2 * HW_MAX_COUNTERS || !n)
 		return 0;
-	snprintf(path, sizeof(path),
-		 EVENT_SOURCE "/%s/perf_event_mux_interval_ms", name);
-	mux_ms = read_long(path);
-	if (mux_ms <= 0)
-		return 0;
-	n = (unsigned long)mux_ms * 1000000UL * intervals / LOOP_K;
 
 	ref = open_hw_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1, -1);
 	if (ref < 0)

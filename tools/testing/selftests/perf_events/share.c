@@ -64,20 +64,21 @@ static __u64 share_value(int fd)
 	return read_one_times(fd, &r) ? ~0ULL : r.value;
 }
 
-/* A loop of about @intervals of the PMU's multiplexing intervals. */
-static unsigned long share_loop_n(int intervals)
+/*
+ * @n identical instructions:u events of this task into @fd, then the
+ * unshared reference into *@ref: 0, or -1 when one would not open.
+ */
+static int open_sharers(int *fd, int n, int *ref)
 {
-	char name[128], path[256];
-	long mux_ms;
+	int i;
 
-	if (find_cpu_pmu(name, sizeof(name)))
-		return 0;
-	snprintf(path, sizeof(path),
-		 EVENT_SOURCE "/%s/perf_event_mux_interval_ms", name);
-	mux_ms = read_long(path);
-	if (mux_ms <= 0)
-		return 0;
-	return (unsigned long)mux_ms * 1000000UL * intervals / LOOP_K;
+	for (i = 0; i < n; i++) {
+		fd[i] = open_insn(PERF_TYPE_HARDWARE, 1, 0, 0, -1);
+		if (fd[i] < 0)
+			return -1;
+	}
+	*ref = open_insn(PERF_TYPE_HARDWARE, 0, 0, 0, -1);
+	return *ref < 0 ? -1 : 0;
 }
 
 /* User instructions of prctl() enable to disable around hwc_loop(n). */
@@ -108,7 +109,7 @@ TEST(shared_identical_events_never_multiplex)
 	nev = pmu->insn_counters + 2;
 	ASSERT_LE(nev, 2 * HW_MAX_COUNTERS);
 	ASSERT_EQ(0, pin_to_cpu(0));
-	n = share_loop_n(4);
+	n = hw_mux_loop_n(4);
 	ASSERT_NE(0, n);
 
 	cpu_fd = open_insn(PERF_TYPE_HARDWARE, 1, 0, -1, 0);
@@ -165,7 +166,7 @@ TEST(shared_kinds_multiplex_fairly)
 	HW_REQUIRE();
 	NOT_ON_DEBUG_KERNEL();
 	share_on(_metadata);
-	n = share_loop_n(30);
+	n = hw_mux_loop_n(30);
 	ASSERT_NE(0, n);
 
 	ref = open_hw_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1, -1);
@@ -314,19 +315,15 @@ TEST(shared_ioctls_are_per_event)
 {
 	const unsigned long n[4] = { 100000, 200000, 300000, 400000 };
 	__u64 va, vb, vc, vr;
-	int a, b, c, ref;
+	int fd[3], a, b, c, ref;
 
 	HW_REQUIRE();
 	share_on(_metadata);
 	ASSERT_EQ(0, pin_to_cpu(0));
-	a = open_insn(PERF_TYPE_HARDWARE, 1, 0, 0, -1);
-	b = open_insn(PERF_TYPE_HARDWARE, 1, 0, 0, -1);
-	c = open_insn(PERF_TYPE_HARDWARE, 1, 0, 0, -1);
-	ref = open_insn(PERF_TYPE_HARDWARE, 0, 0, 0, -1);
-	ASSERT_LE(0, a);
-	ASSERT_LE(0, b);
-	ASSERT_LE(0, c);
-	ASSERT_LE(0, ref);
+	ASSERT_EQ(0, open_sharers(fd, 3, &ref));
+	a = fd[0];
+	b = fd[1];
+	c = fd[2];
 
 	prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0);
 	hwc_loop(n[0]);
@@ -462,18 +459,15 @@ TEST(shared_counts_past_overflow)
 #if defined(__aarch64__)
 	const unsigned long n = ((1UL << 32) + (1UL << 28)) / LOOP_K;
 	__u64 v0, v1, vr;
-	int a, b, ref;
+	int fd[2], a, b, ref;
 
 	HW_REQUIRE();
 	NOT_ON_DEBUG_KERNEL();
 	share_on(_metadata);
 	ASSERT_EQ(0, pin_to_cpu(0));
-	a = open_insn(PERF_TYPE_HARDWARE, 1, 0, 0, -1);
-	b = open_insn(PERF_TYPE_HARDWARE, 1, 0, 0, -1);
-	ref = open_insn(PERF_TYPE_HARDWARE, 0, 0, 0, -1);
-	ASSERT_LE(0, a);
-	ASSERT_LE(0, b);
-	ASSERT_LE(0, ref);
+	ASSERT_EQ(0, open_sharers(fd, 2, &ref));
+	a = fd[0];
+	b = fd[1];
 	share_run(n);
 	v0 = share_value(a);
 	v1 = share_value(b);
