@@ -56,6 +56,14 @@ static int open_insn(__u32 type, int exclude_hv, int exclude_guest,
 	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
 }
 
+/* The count of an event without read_format, ~0 when it cannot be read. */
+static __u64 share_value_plain(int fd)
+{
+	__u64 v;
+
+	return read_count(fd, &v) ? ~0ULL : v;
+}
+
 /* An event's count, ~0 when it cannot be read. */
 static __u64 share_value(int fd)
 {
@@ -387,6 +395,75 @@ TEST(shared_group_read)
 	EXPECT_EQ(g[0].value[0], g[1].value[1]);
 	for (i = 0; i < 4; i++)
 		close(fd[i]);
+}
+
+/*
+ * PERF_SAMPLE_READ: a sampling leader (instructions, exclude_hv clear:
+ * never shared) with a counting member of the shared kind, beside a
+ * lone event of that kind, which shares the member's counter on ours.
+ * Each sample's group read gives the member the leader's count (both
+ * count the same user instructions), and the member ends equal to the
+ * lone event.
+ */
+#define SHARE_SAMPLE_PERIOD	100000
+
+TEST(shared_member_in_sample_read)
+{
+	struct perf_event_attr attr;
+	struct {
+		struct perf_event_header h;
+		__u64 nr;
+		__u64 value[2];
+	} rec;
+	struct {
+		__u64 nr;
+		__u64 value[2];
+	} g;
+	struct perf_rb rb;
+	int lead, member, lone, type, samples = 0;
+	__u64 last = 0;
+
+	HW_REQUIRE();
+	share_on(_metadata);
+	ASSERT_EQ(0, pin_to_cpu(0));
+	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.exclude_kernel = 1;
+	attr.sample_period = SHARE_SAMPLE_PERIOD;
+	attr.sample_type = PERF_SAMPLE_READ;
+	attr.read_format = PERF_FORMAT_GROUP;
+	lead = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, lead) TH_LOG("leader: %s", strerror(errno));
+	member = open_hw_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
+			      0, lead);
+	ASSERT_LE(0, member) TH_LOG("member: %s", strerror(errno));
+	lone = open_hw_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS,
+			    1, -1);
+	ASSERT_LE(0, lone);
+	ASSERT_EQ(0, perf_rb_map(&rb, lead, 64));
+
+	prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0);
+	hwc_loop(20 * SHARE_SAMPLE_PERIOD / LOOP_K);
+	prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0);
+
+	while ((type = perf_rb_next(&rb, &rec, sizeof(rec))) >= 0) {
+		if (type != PERF_RECORD_SAMPLE)
+			continue;
+		samples++;
+		ASSERT_EQ(2, rec.nr);
+		EXPECT_EQ(rec.value[0], rec.value[1])
+			TH_LOG("sample %d: leader %llu, member %llu", samples,
+			       rec.value[0], rec.value[1]);
+		EXPECT_LE(last, rec.value[1]);
+		last = rec.value[1];
+	}
+	EXPECT_LE(15, samples);
+	ASSERT_EQ(sizeof(g), read(lead, &g, sizeof(g)));
+	EXPECT_LE(last, g.value[1]);
+	EXPECT_EQ(g.value[1], share_value_plain(lone));
+	perf_rb_unmap(&rb);
+	close(lone);
+	close(member);
+	close(lead);
 }
 
 /*
