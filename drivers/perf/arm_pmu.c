@@ -342,19 +342,16 @@ static bool armpmu_share_del(struct pmu_hw_events *cpuc,
 {
 	struct perf_share_riders *t = &cpuc->share;
 	struct perf_event *rider;
-	unsigned int pos = 0;
 
 	if (!perf_share_is_rider(event)) {
-		rider = perf_share_counting_rider(t, event);
-		if (rider) {
+		rider = perf_share_heir(t, event);
+		if (!rider)
+			return false;
+		/* Nobody counting on, the counter stops with it. */
+		if (perf_share_counting(rider))
 			armpmu_share_stop_rider(event);
-		} else {
-			rider = perf_share_next_rider(t, event, &pos);
-			if (!rider)
-				return false;
-			/* Nobody counts on: the counter stops with it. */
+		else
 			armpmu_stop(event, PERF_EF_UPDATE);
-		}
 		armpmu_share_swap(cpuc, event, rider);
 	}
 	armpmu_share_stop_rider(event);

@@ -247,6 +247,26 @@ struct perf_event *perf_share_counting_rider(const struct perf_share_riders *t,
 EXPORT_SYMBOL_GPL(perf_share_counting_rider);
 
 /**
+ * perf_share_heir() - the rider a carrier leaving its counter hands it to
+ * @t: this CPU's rider table
+ * @carrier: the carrier
+ *
+ * One that counts, if there is one: the counter goes on untouched.
+ * Else any rider, with which the counter stays, stopped.
+ *
+ * Return: the rider, or NULL for a carrier without riders.
+ */
+struct perf_event *perf_share_heir(const struct perf_share_riders *t,
+				   const struct perf_event *carrier)
+{
+	struct perf_event *r = perf_share_counting_rider(t, carrier);
+	unsigned int pos = 0;
+
+	return r ?: perf_share_next_rider(t, carrier, &pos);
+}
+EXPORT_SYMBOL_GPL(perf_share_heir);
+
+/**
  * perf_share_hand_over() - swap the roles of a carrier and its rider
  * @t: this CPU's rider table
  * @carrier: the carrier, which becomes a rider of @rider

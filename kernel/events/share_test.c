@@ -136,6 +136,13 @@ static void share_hand_over_test(struct kunit *test)
 	perf_share_join(t, x, other);
 	perf_share_join(t, r2, c);
 
+	/* The heir: one that counts if any, else the first. */
+	KUNIT_EXPECT_PTR_EQ(test, perf_share_heir(t, c), r1);
+	r2->hw.state = 0;
+	KUNIT_EXPECT_PTR_EQ(test, perf_share_heir(t, c), r2);
+	r2->hw.state = PERF_HES_STOPPED;
+	KUNIT_EXPECT_NULL(test, perf_share_heir(t, r1));
+
 	perf_share_hand_over(t, c, r1);
 	KUNIT_EXPECT_FALSE(test, perf_share_is_rider(r1));
 	KUNIT_EXPECT_TRUE(test, perf_share_is_rider(c));

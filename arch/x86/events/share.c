@@ -206,19 +206,16 @@ bool x86c_share_del(struct x86c_pmu *p, struct x86c_cpu *cpu,
 {
 	struct perf_share_riders *t = &cpu->share;
 	struct perf_event *rider;
-	unsigned int pos = 0;
 
 	if (!perf_share_is_rider(event)) {
-		rider = perf_share_counting_rider(t, event);
-		if (rider) {
+		rider = perf_share_heir(t, event);
+		if (!rider)
+			return false;
+		/* Nobody counting on, the counter stops with it. */
+		if (perf_share_counting(rider))
 			x86c_share_stop_rider(p, event);
-		} else {
-			rider = perf_share_next_rider(t, event, &pos);
-			if (!rider)
-				return false;
-			/* Nobody counts on: the counter stops with it. */
+		else
 			x86c_stop(p, cpu, event, PERF_EF_UPDATE);
-		}
 		x86c_share_swap(cpu, event, rider);
 	}
 	x86c_share_stop_rider(p, event);

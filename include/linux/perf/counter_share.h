@@ -63,6 +63,8 @@ struct perf_event *perf_share_next_rider(const struct perf_share_riders *t,
 					 unsigned int *pos);
 struct perf_event *perf_share_counting_rider(const struct perf_share_riders *t,
 					     const struct perf_event *carrier);
+struct perf_event *perf_share_heir(const struct perf_share_riders *t,
+				   const struct perf_event *carrier);
 void perf_share_hand_over(struct perf_share_riders *t,
 			  struct perf_event *carrier, struct perf_event *rider);
 void perf_share_shift(struct perf_share_riders *t,
