@@ -188,10 +188,13 @@ x86_64)
 	# bits sign-extended), intel-kvm (a perfmon v2 PMU as a KVM guest's
 	# vPMU sees it: full-width writes, DEBUGCTL refuses the freeze bits,
 	# no SMM freeze in PERF_CAPABILITIES), intel-v5 (perfmon v5, whose
-	# fixed counters 0 and 2 are there but not 1), intel-skl (the
+	# fixed counters 0 and 2 are there but not 1), intel-lbr (perfmon
+	# v5 with Architectural LBR: CPUID leaf 1CH, 32 records, CPL, type
+	# and call-stack filters, timed records), intel-skl (the
 	# intel model as a Skylake, family 6 model 5EH, Hyper-Threading
 	# off: 8 general counters, stock's model tables, the off-core
-	# response registers, the 2019 microcode's TSX force-abort MSR),
+	# response registers, the 2019 microcode's TSX force-abort MSR,
+	# Skylake's LBR),
 	# intel-hybrid (an Alder Lake, family 6
 	# model 97H: CPU 0 a P-core with 8 general counters, fixed
 	# counters 0-3 and PERF_METRICS, CPU 1 an E-core with 6 and 0-2,
@@ -230,9 +233,12 @@ x86_64)
 	intel-v5)
 		qemu+=(-cpu max,vendor=GenuineIntel,pmu-version=5,pmu-fixed-mask=0x5$pmu_extra
 		       -icount $icount) ;;
+	intel-lbr)
+		qemu+=(-cpu max,vendor=GenuineIntel,pmu-version=5,pmu-arch-lbr=on$pmu_extra
+		       -icount $icount) ;;
 	intel-skl)
 		skl_cpu=max,vendor=GenuineIntel,family=6,model=94,stepping=3
-		qemu+=(-cpu "$skl_cpu,pmu-offcore=on,pmu-gp-counters=8,pmu-tsx-force-abort=on$pmu_extra"
+		qemu+=(-cpu "$skl_cpu,pmu-offcore=on,pmu-gp-counters=8,pmu-tsx-force-abort=on,pmu-lbr=on$pmu_extra"
 		       -icount $icount) ;;
 	intel-m[0-9a-f][0-9a-f])
 		fam_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-m}))
@@ -270,7 +276,7 @@ x86_64)
 		qemu+=(-cpu max,pmu=off)
 		[ "$mode" = bench ] || [ "$mode" = script ] &&
 			qemu+=(-icount $icount) ;;
-	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, intel-skl," \
+	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, intel-lbr, intel-skl," \
 	       "intel-mNN, intel-sNN, intel-tNN, intel-hybrid, intel-hNN," \
 	       "amd, amd-v2, amd-f15h or none," \
 	       "not '$PMU_MODEL'" ;;

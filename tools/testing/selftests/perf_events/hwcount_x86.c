@@ -672,6 +672,9 @@ static const char *x86_cpu_sysfs_expect(struct x86_cpu_sysfs *x)
 			return "Arch LBR in CPUID: caps/branches not pinned";
 		if (skl && x86_skl_tsx_force_abort())
 			x->allow_tfa = "1";
+		/* Every Skylake has 32 last branch records (LBR_INFO) */
+		if (skl)
+			kv_add(x->caps, "branches", "32");
 		__cpuid(0xa, eax, ebx, ecx, edx);
 		version = CPUID_0A_VERSION(eax);
 		if (version >= 6)
