@@ -76,9 +76,16 @@ if [ "$ARCH" = x86_64 ]; then
 	[ -n "$hw_tests" ] &&
 		boots+=("$intel$hw_tests" "intel-kvm$hw_tests"
 			"intel-v5$hw_tests" "amd$hw_tests" "amd-v2$hw_tests")
+	# Branch stacks: Architectural LBR on the model that has it, and
+	# the Skylake model's LBR below.
+	wanted lbr && boots+=("intel-lbr lbr")
 	# The Skylake model differs from intel by stock's model tables
-	# (cache events, off-core response, constraints): the x86 cases.
-	wanted hwcount_x86 && boots+=("intel-skl hwcount_x86")
+	# (cache events, off-core response, constraints, LBR): the x86
+	# cases and the branch stacks.
+	skl=
+	wanted hwcount_x86 && skl+=" hwcount_x86"
+	wanted lbr && skl+=" lbr"
+	[ -n "$skl" ] && boots+=("intel-skl$skl")
 	# The amd model as family 15h, where stock applies that family's
 	# counter constraints.
 	wanted hwcount_x86 && boots+=("amd-f15h hwcount_x86")
