@@ -60,10 +60,22 @@ asm(".text\n"
 	"lbr_f3_loop:\n\tdec %rdi\n"
 	"\tjnz lbr_f3_loop\n"
 	"lbr_f3_end:\n\tret\n"
-	".size lbr_f1, .-lbr_f1\n");
+	".size lbr_f1, .-lbr_f1\n"
+	/* a conditional branch never taken beside one always taken */
+	".p2align 4\n"
+	".globl lbr_nt_loop\n"
+	".type lbr_nt_loop, @function\n"
+	"lbr_nt_loop:\n"
+	"1:\ttest %rdi, %rdi\n"
+	"\tjz 2f\n"
+	"\tdec %rdi\n"
+	"\tjnz 1b\n"
+	"2:\tret\n"
+	".size lbr_nt_loop, .-lbr_nt_loop\n");
 
 void lbr_loop(unsigned long n);
 void lbr_f1(unsigned long n);
+void lbr_nt_loop(unsigned long n);
 extern char lbr_jmp[], lbr_call[], lbr_back[], lbr_jcc[], lbr_ret[],
 	    lbr_loop_end[];
 extern char lbr_f1_call[], lbr_f2[], lbr_f2_call[], lbr_f3[],
@@ -107,6 +119,7 @@ static bool cpu_has_lbr(void)
 #else
 static void lbr_loop(unsigned long n) { }
 static void lbr_f1(unsigned long n) { }
+static void lbr_nt_loop(unsigned long n) { }
 static char lbr_jmp[1], lbr_call[1], lbr_back[1], lbr_jcc[1], lbr_ret[1],
 	    lbr_loop_end[1];
 static char lbr_f1_call[1], lbr_f2[1], lbr_f2_call[1], lbr_f3[1],
@@ -576,6 +589,47 @@ TEST(lbr_refusals)
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	EXPECT_EQ(-1, fd);
 	EXPECT_EQ(EINVAL, errno);
+}
+
+/*
+ * Branch instructions retired (the architectural event, perf's
+ * "branches"), user mode, where CPUID.0AH:EBX[5] says the CPU counts
+ * them: lbr_loop(n) retires four taken branches an iteration, so two
+ * runs differ by exactly four branches an iteration; lbr_nt_loop(n) a
+ * jz never taken and a jnz taken, two.  A counting event: no branch
+ * records needed.
+ */
+TEST(lbr_branch_instructions_count)
+{
+	const unsigned long n = 10000;
+	__u64 c1, c2;
+	int fd;
+
+#if defined(__x86_64__)
+	unsigned int a, b, c, d;
+
+	HW_REQUIRE();
+	__cpuid(0xa, a, b, c, d);
+	if (((a >> 24) & 0xff) <= 5 || (b & (1U << 5)))
+		SKIP(return, "CPUID.0AH: no branch instructions event");
+#else
+	SKIP(return, "x86 LBR cases (arm64's BRBE is not here)");
+#endif
+	fd = open_hw_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+			  1, -1);
+	ASSERT_LE(0, fd) TH_LOG("branches: %s", strerror(errno));
+	run_enabled(fd, lbr_loop, n);
+	ASSERT_EQ(0, read_count(fd, &c1));
+	run_enabled(fd, lbr_loop, 2 * n);
+	ASSERT_EQ(0, read_count(fd, &c2));
+	EXPECT_EQ(4 * n, c2 - c1);
+	EXPECT_LE(4 * n + 1, c1);
+	run_enabled(fd, lbr_nt_loop, n);
+	ASSERT_EQ(0, read_count(fd, &c1));
+	run_enabled(fd, lbr_nt_loop, 2 * n);
+	ASSERT_EQ(0, read_count(fd, &c2));
+	close(fd);
+	EXPECT_EQ(2 * n, c2 - c1);
 }
 
 TEST_HARNESS_MAIN
