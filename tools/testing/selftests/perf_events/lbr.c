@@ -263,6 +263,18 @@ static int open_lbr_sampler(__u64 branch_type, bool kernel,
 		       strerror(-fd));					\
 } while (0)
 
+/*
+ * A record a case does not expect: counted in the case's "bad", the
+ * first three logged with their place in the stack
+ */
+#define BAD_RECORD(i, e, why) do {					\
+	if (bad++ < 3)							\
+		TH_LOG("record %llu: %llx -> %llx %s",			\
+		       (unsigned long long)(i),				\
+		       (unsigned long long)(e)->from,			\
+		       (unsigned long long)(e)->to, why);		\
+} while (0)
+
 /* Run fn(n) with fd enabled */
 static void run_enabled(int fd, void (*fn)(unsigned long), unsigned long n)
 {
@@ -330,12 +342,7 @@ TEST(lbr_any_user_loop)
 				continue;
 			}
 			if (b < 0 || (prev >= 0 && b != (prev + 3) % 4)) {
-				if (bad++ < 3)
-					TH_LOG("record %llu: %llx -> %llx after %d",
-					       (unsigned long long)i,
-					       (unsigned long long)s.e[i].from,
-					       (unsigned long long)s.e[i].to,
-					       prev);
+				BAD_RECORD(i, &s.e[i], "out of the loop's order");
 				prev = -1;
 				continue;
 			}
@@ -375,10 +382,8 @@ TEST(lbr_filter_any_call)
 		if (s.nr < (__u64)depth - 2 && bad++ < 3)
 			TH_LOG("%llu records", (unsigned long long)s.nr);
 		for (i = 0; i < s.nr; i++)
-			if (loop_branch(p, &s.e[i]) != BR_CALL && bad++ < 3)
-				TH_LOG("record %llx -> %llx is no call",
-				       (unsigned long long)s.e[i].from,
-				       (unsigned long long)s.e[i].to);
+			if (loop_branch(p, &s.e[i]) != BR_CALL)
+				BAD_RECORD(i, &s.e[i], "is no call");
 	}
 	close(fd);
 	EXPECT_LT(100, samples);
@@ -412,13 +417,8 @@ TEST(lbr_filter_cond_ret)
 		for (i = 0; i < s.nr; i++) {
 			b = loop_branch(p, &s.e[i]);
 			if ((b != BR_JCC && b != BR_RET) ||
-			    (prev >= 0 && b == prev)) {
-				if (bad++ < 3)
-					TH_LOG("record %llu: %llx -> %llx",
-					       (unsigned long long)i,
-					       (unsigned long long)s.e[i].from,
-					       (unsigned long long)s.e[i].to);
-			}
+			    (prev >= 0 && b == prev))
+				BAD_RECORD(i, &s.e[i], "is no jnz or ret in turn");
 			prev = b;
 		}
 	}
@@ -549,10 +549,8 @@ TEST(lbr_any_kernel)
 		if (!s.nr && bad++ < 3)
 			TH_LOG("an empty stack");
 		for (i = 0; i < s.nr; i++)
-			if (s.e[i].to < KERNEL_ADDR && bad++ < 3)
-				TH_LOG("record %llx -> %llx lands in user space",
-				       (unsigned long long)s.e[i].from,
-				       (unsigned long long)s.e[i].to);
+			if (s.e[i].to < KERNEL_ADDR)
+				BAD_RECORD(i, &s.e[i], "lands in user space");
 	}
 	close(fd);
 	EXPECT_LT(20, samples);
