@@ -712,6 +712,19 @@ static int x86c_event_code(struct x86c_pmu *p, struct perf_event *event,
 }
 
 /*
+ * Do @event's branch records, if it has any, go with those of the
+ * group's members before it (*@first: the first with records, or NULL)?
+ */
+static bool x86c_br_fits(struct perf_event **first, struct perf_event *event)
+{
+	if (!has_branch_stack(event))
+		return true;
+	if (!*first)
+		*first = event;
+	return x86c_br_agree(*first, event);
+}
+
+/*
  * Would the group still fit an empty PMU with @event in it?  Counted as
  * the scheduler will: the leader whatever its state, the other members
  * unless they are off.
@@ -720,6 +733,7 @@ static int x86c_validate_group(struct x86c_pmu *p, struct perf_event *event)
 {
 	struct event_constraint *c[X86C_MAX_EVENTS + 1];
 	struct perf_event *leader = event->group_leader, *sibling;
+	struct perf_event *br_first = NULL;
 	struct x86c_extra_state extra = {};
 	int max = p->num_gp + p->num_fixed;
 	int n = 0;
@@ -733,18 +747,21 @@ static int x86c_validate_group(struct x86c_pmu *p, struct perf_event *event)
 		return 0;
 	if (leader->pmu == event->pmu) {
 		x86c_extra_get(p, &extra, leader, false);
+		x86c_br_fits(&br_first, leader);
 		c[n++] = x86c_constraint(p, leader->hw.config);
 	}
 	for_each_sibling_event(sibling, leader) {
 		if (sibling->pmu != event->pmu ||
 		    sibling->state <= PERF_EVENT_STATE_OFF)
 			continue;
-		if (n >= max || x86c_extra_get(p, &extra, sibling, false))
+		if (n >= max || x86c_extra_get(p, &extra, sibling, false) ||
+		    !x86c_br_fits(&br_first, sibling))
 			return -EINVAL;
 		c[n++] = x86c_constraint(p, sibling->hw.config);
 	}
 	if (event != leader) {
-		if (n >= max || x86c_extra_get(p, &extra, event, false))
+		if (n >= max || x86c_extra_get(p, &extra, event, false) ||
+		    !x86c_br_fits(&br_first, event))
 			return -EINVAL;
 		c[n++] = x86c_constraint(p, event->hw.config);
 	}
@@ -779,9 +796,12 @@ static int x86c_event_init(struct perf_event *event)
 	if (event->attr.precise_ip)
 		return p->vendor->precise ? p->vendor->precise(p, event) :
 					    -EOPNOTSUPP;
-	/* No LBR yet. */
-	if (has_branch_stack(event))
-		return -EOPNOTSUPP;
+	/* Branch records: the hardware's filter, what samples keep. */
+	if (has_branch_stack(event)) {
+		err = x86c_br_config(p, event);
+		if (err)
+			return err;
+	}
 
 	err = x86c_event_code(p, event, &code, &config1);
 	if (err)
@@ -849,6 +869,10 @@ static int x86c_add(struct perf_event *event, int flags)
 	/* First its extra register: taking the other one changes its code. */
 	if (x86c_extra_get(p, &cpu->extra, event, true))
 		return -EINVAL;
+	if (x86c_br_get(p, cpu, event)) {
+		x86c_extra_put(p, &cpu->extra, event);
+		return -EINVAL;
+	}
 	cpu->events[n] = event;
 	cpu->constraint[n] = x86c_constraint(p, hwc->config);
 	cpu->nr = n + 1;
@@ -861,6 +885,7 @@ static int x86c_add(struct perf_event *event, int flags)
 	if (x86c_place(p, cpu)) {
 		cpu->nr = n;
 		x86c_extra_put(p, &cpu->extra, event);
+		x86c_br_put(p, cpu, event);
 		return -EINVAL;
 	}
 	x86c_apply_soon(p, cpu);
@@ -884,6 +909,7 @@ static void x86c_del(struct perf_event *event, int flags)
 
 	x86c_stop(p, cpu, event, PERF_EF_UPDATE);
 	x86c_extra_put(p, &cpu->extra, event);
+	x86c_br_put(p, cpu, event);
 	if (idx >= 0 && cpu->owner[idx] == event) {
 		cpu->owner[idx] = NULL;
 		cpu->owned &= ~BIT_ULL(idx);
@@ -976,13 +1002,20 @@ static void x86c_pmu_disable(struct pmu *pmu)
 	p->vendor->disable_all(p, cpu);
 }
 
-/* Only registered when the vendor has a use for task switches. */
+/*
+ * Only registered where branch records or the vendor have a use for
+ * task switches, and only called on a CPU where an event asked for them
+ * (perf_sched_cb_inc()).
+ */
 static void x86c_sched_task(struct perf_event_pmu_context *pmu_ctx,
 			    struct task_struct *task, bool sched_in)
 {
 	struct x86c_pmu *p = container_of(pmu_ctx->pmu, struct x86c_pmu, pmu);
 
-	p->vendor->sched_task(p, pmu_ctx, task, sched_in);
+	if (sched_in)
+		x86c_br_sched_in(p, this_cpu_ptr(p->cpus), task);
+	if (p->vendor->sched_task)
+		p->vendor->sched_task(p, pmu_ctx, task, sched_in);
 }
 
 /*
@@ -1024,8 +1057,12 @@ static void x86c_cancel_txn(struct pmu *pmu)
 	if (!cpu->txn)
 		return;
 	/* The events the transaction added and del() has not taken. */
-	while (cpu->nr > cpu->placed)
-		x86c_extra_put(p, &cpu->extra, cpu->events[--cpu->nr]);
+	while (cpu->nr > cpu->placed) {
+		struct perf_event *event = cpu->events[--cpu->nr];
+
+		x86c_extra_put(p, &cpu->extra, event);
+		x86c_br_put(p, cpu, event);
+	}
 	cpu->txn = false;
 	perf_pmu_enable(pmu);
 }
@@ -1285,7 +1322,7 @@ int x86c_register(struct x86c_pmu *p)
 		.attr_groups	= x86c_attr_groups,
 		.capabilities	= PERF_PMU_CAP_SHARE_COUNTERS,
 	};
-	if (p->vendor->sched_task)
+	if (p->vendor->sched_task || p->lbr.nr)
 		p->pmu.sched_task = x86c_sched_task;
 	if (p->core_type) {
 		p->pmu.capabilities |= PERF_PMU_CAP_EXTENDED_HW_TYPE;

@@ -208,6 +208,91 @@ struct x86c_ht_core {
 	u64			excl[2];
 };
 
+/*
+ * Branch records (branches.c for the framework's part, intel/lbr.c for
+ * Intel's last branch records).  A request (attr.branch_sample_type) is
+ * put two ways: what the hardware is asked to record, in the
+ * vendor-neutral X86C_LBR_* terms below that the driver encodes into
+ * its register, and which kinds of branch a sample keeps (X86C_BR_*),
+ * for what the hardware cannot tell apart.
+ */
+#define X86C_LBR_MAX		64	/* records we read at most */
+
+/* What the hardware records: its type filters, privilege, call stack */
+#define X86C_LBR_JCC		BIT(0)	/* conditional branches */
+#define X86C_LBR_REL_JMP	BIT(1)	/* near relative jumps */
+#define X86C_LBR_IND_JMP	BIT(2)	/* near indirect jumps */
+#define X86C_LBR_REL_CALL	BIT(3)	/* near relative calls */
+#define X86C_LBR_IND_CALL	BIT(4)	/* near indirect calls */
+#define X86C_LBR_RET		BIT(5)	/* near returns */
+#define X86C_LBR_OTHER		BIT(6)	/* far transfers, interrupts, ... */
+#define X86C_LBR_TYPES		GENMASK(6, 0)
+#define X86C_LBR_USER		BIT(7)	/* branches landing in ring > 0 */
+#define X86C_LBR_KERNEL		BIT(8)	/* branches landing in ring 0 */
+#define X86C_LBR_CALL_STACK	BIT(9)	/* returns pop their call */
+
+/* The kinds of branch a sample may keep */
+#define X86C_BR_JCC		BIT(0)	/* jcc, loop, jcxz */
+#define X86C_BR_JMP		BIT(1)	/* direct jump, near or far */
+#define X86C_BR_IND_JMP		BIT(2)
+#define X86C_BR_CALL		BIT(3)	/* direct call, near or far */
+#define X86C_BR_IND_CALL	BIT(4)
+#define X86C_BR_RET		BIT(5)	/* near or far return */
+#define X86C_BR_SYSCALL		BIT(6)	/* syscall, sysenter */
+#define X86C_BR_SYSRET		BIT(7)	/* sysret, sysexit */
+#define X86C_BR_INT		BIT(8)	/* int n, int3, into */
+#define X86C_BR_IRET		BIT(9)
+#define X86C_BR_IRQ		BIT(10)	/* an interrupt or an exception */
+#define X86C_BR_ABORT		BIT(11)	/* a transaction's abort */
+#define X86C_BR_KINDS		GENMASK(11, 0)
+/* ... and the other terms of a request */
+#define X86C_BR_USER		BIT(16)	/* from and to user space */
+#define X86C_BR_KERNEL		BIT(17)	/* from or to the kernel */
+#define X86C_BR_IN_TX		BIT(18)	/* inside a transaction */
+#define X86C_BR_NO_TX		BIT(19)	/* outside one */
+#define X86C_BR_TYPE_SAVE	BIT(20)	/* say each record's type */
+
+/**
+ * struct x86c_br_stack - a branch stack with room for its records
+ * @stack: what a sample carries
+ * @e: its records, youngest first
+ */
+struct x86c_br_stack {
+	struct perf_branch_stack	stack;
+	struct perf_branch_entry	e[X86C_LBR_MAX];
+};
+
+/**
+ * struct x86c_br_cpu - one CPU's branch records (branches.c)
+ * @users: events on this CPU's counters that record branches
+ * @config: the filter they share, as the driver encodes it; events
+ *	that want another wait their turn
+ * @owner: the task whose branches the records hold (they are kept
+ *	while recording stops, and wiped before another task's events
+ *	may read them)
+ * @owner_start: its start time, so that a new task at a freed task's
+ *	address is not taken for it
+ * @owner_config: the filter they were recorded with
+ * @snap_valid: @snap holds the records as they are now: recording
+ *	stopped since they were read
+ * @snap: the records as the hardware has them
+ * @kind: each record's X86C_BR_* kind, 0 where not yet known
+ * @out: one event's sample, filtered from @snap
+ *
+ * Part of struct x86c_cpu: its CPU's, touched with interrupts off.
+ */
+struct x86c_br_cpu {
+	int			users;
+	u64			config;
+	const struct task_struct *owner;
+	u64			owner_start;
+	u64			owner_config;
+	bool			snap_valid;
+	struct x86c_br_stack	snap;
+	u16			kind[X86C_LBR_MAX];
+	struct x86c_br_stack	out;
+};
+
 /**
  * struct x86c_cpu - one CPU's counters
  * @disabled: between pmu_disable and pmu_enable: nothing counts
@@ -246,6 +331,7 @@ struct x86c_ht_core {
  * @ht_narrowed: scratch of x86c_ht_place(): the narrowed copies
  * @share: the events that read a counter of @events' (share.c), which
  *	are in no other field
+ * @br: the branch records, where the PMU has them (branches.c)
  *
  * Only its CPU touches it, with interrupts off (the PMI included).
  */
@@ -274,6 +360,7 @@ struct x86c_cpu {
 	struct event_constraint	*ht_constraint[X86C_MAX_EVENTS];
 	struct event_constraint	ht_narrowed[X86C_MAX_EVENTS];
 	struct perf_share_riders share;
+	struct x86c_br_cpu	br;
 };
 
 /**
@@ -328,6 +415,55 @@ struct x86c_cache_event {
 #define X86C_CACHE_NO(cache, op)					\
 	BIT(PERF_COUNT_HW_CACHE_##cache * PERF_COUNT_HW_CACHE_OP_MAX +	\
 	    PERF_COUNT_HW_CACHE_OP_##op)
+
+/**
+ * struct x86c_lbr_ops - a driver's branch records
+ * @encode: the register value that records what the X86C_LBR_* bits
+ *	@want ask for (the hardware has them all: x86c_lbr.can)
+ * @enable: record with @cpu->br.config, as the PMU is enabled
+ * @disable: stop recording; the records stay
+ * @wipe: clear the records, recording stopped
+ * @read: the records into @cpu->br.snap (nr, hw_idx, from, to, flags,
+ *	cycles) and @cpu->br.kind (what the hardware says of each one's
+ *	type, else 0), youngest first, recording stopped
+ *
+ * Called with interrupts off on the CPU whose records they touch,
+ * reaching the hardware through x86c_pmu.hw only.
+ */
+struct x86c_lbr_ops {
+	u64	(*encode)(struct x86c_pmu *p, u32 want);
+	void	(*enable)(struct x86c_pmu *p, struct x86c_cpu *cpu);
+	void	(*disable)(struct x86c_pmu *p, struct x86c_cpu *cpu);
+	void	(*wipe)(struct x86c_pmu *p, struct x86c_cpu *cpu);
+	void	(*read)(struct x86c_pmu *p, struct x86c_cpu *cpu);
+};
+
+/**
+ * struct x86c_lbr - a core PMU's branch records, as the probe found them
+ * @ops: the driver's, NULL without records
+ * @nr: how many records there are (the depth in use)
+ * @can: the X86C_LBR_* filters the hardware has
+ * @arch: Intel: Architectural LBR (CPUID leaf 1CH), records 0 youngest;
+ *	else the ring of records that MSR_LBR_TOS points into
+ * @from: MSR of record 0's source address
+ * @to: of its destination
+ * @info: of its LBR_INFO, 0 where the records have none
+ * @has_cycles: LBR_INFO counts cycles
+ * @has_mispred: LBR_INFO says whether the branch was mispredicted
+ * @has_types: Architectural LBR's LBR_INFO says the branch's type
+ */
+struct x86c_lbr {
+	const struct x86c_lbr_ops	*ops;
+	int				nr;
+	u32				can;
+	bool				arch;
+	u32				from;
+	u32				to;
+	u32				info;
+	bool				has_cycles;
+	bool				has_mispred;
+	bool				has_types;
+};
 
 /**
  * struct x86c_pmu - a core counter PMU: what the driver found at probe
@@ -411,6 +547,10 @@ struct x86c_cache_event {
  *	once, on that CPU at bring-up, before any event can be scheduled
  *	on the PMU; event_init may read the sizes meanwhile (a group
  *	checked against the smaller counts)
+ * @lbr: the branch records, @lbr.nr 0 without
+ * @status_extra: overflow-status bits beside the counters' that a
+ *	feature of the vendor's sets and the handler acknowledges with
+ *	theirs (Intel's LBR_FRZ)
  */
 struct x86c_pmu {
 	struct pmu			pmu;
@@ -466,6 +606,8 @@ struct x86c_pmu {
 	int				nr_metrics;
 	struct event_constraint		metric[INTEL_TD_METRIC_NUM];
 	bool				shape_pending;
+	struct x86c_lbr			lbr;
+	u64				status_extra;
 };
 
 /*
@@ -594,6 +736,9 @@ x86c_named_skip_ends(const struct x86c_named_event *e)
  * @core_more_fixed: and their fixed counters beyond, a bit each
  * @tsx_force_abort: its microcode may take general counter 3 for TSX
  *	(x86c_pmu.tsx_force_abort), where CPUID says MSR_TSX_FORCE_ABORT
+ * @lbr_info_nr: its last branch records in the LBR_INFO format
+ *	(Skylake's, PERF_CAPABILITIES' format 5): how many; 0 where we
+ *	drive none (intel/lbr.c: Architectural LBR needs no family)
  * @atom: a hybrid family's E-cores, whose PMU has these tables (the
  *	fields above being the P-cores'), or NULL
  *
@@ -617,6 +762,7 @@ struct x86c_intel_family {
 	u8				core_more_gp;
 	u64				core_more_fixed;
 	bool				tsx_force_abort;
+	u8				lbr_info_nr;
 	const struct x86c_intel_family	*atom;
 };
 
@@ -718,6 +864,25 @@ void x86c_share_fold(struct x86c_pmu *p, struct x86c_cpu *cpu,
 void x86c_share_follow(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		       struct perf_event *carrier);
 
+/* branches.c: branch records for samples */
+int x86c_br_config(struct x86c_pmu *p, struct perf_event *event);
+bool x86c_br_agree(struct perf_event *a, struct perf_event *b);
+int x86c_br_get(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		struct perf_event *event);
+void x86c_br_put(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		 struct perf_event *event);
+void x86c_br_enable(struct x86c_pmu *p, struct x86c_cpu *cpu);
+void x86c_br_disable(struct x86c_pmu *p, struct x86c_cpu *cpu);
+void x86c_br_sched_in(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		      struct task_struct *task);
+void x86c_br_sample(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		    struct perf_event *event, struct perf_sample_data *data);
+u32 x86c_br_kind(u64 from, u64 to);
+u32 x86c_br_request(u64 branch_sample_type);
+u32 x86c_br_passed(u32 lbr);
+int x86c_br_wanted(const struct x86c_lbr *lbr, u64 branch_sample_type,
+		   u32 *want);
+
 /* ht_excl.c */
 bool x86c_ht_wanted(const struct x86c_pmu *p);
 void x86c_ht_attach(struct x86c_pmu *p, unsigned int cpu);
@@ -735,6 +900,7 @@ void x86c_extra_put(struct x86c_pmu *p, struct x86c_extra_state *st,
 		    struct perf_event *event);
 void x86c_extra_probe(struct x86c_pmu *p, const struct x86c_extra_reg *regs,
 		      int nr);
+bool x86c_msr_keeps(struct x86c_pmu *p, u32 msr, u64 valid);
 
 /* period.c: counter arithmetic, no state */
 u64 x86c_counter_delta(u64 prev, u64 now, int width);
@@ -790,6 +956,12 @@ void x86c_sysfs_init(struct x86c_pmu *p);
 /* The vendors' probes: 0 and *p filled, or -ENODEV. */
 #ifdef CONFIG_CPU_SUP_INTEL
 int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom);
+/* intel/lbr.c: last branch records */
+void x86c_intel_lbr_probe(struct x86c_pmu *p, const struct x86c_intel_family *f);
+void x86c_intel_lbr_cpu_starting(struct x86c_pmu *p);
+/* Architectural LBR and Skylake's, for KUnit (branches_test.c) */
+extern const struct x86c_lbr_ops x86c_arch_lbr_ops;
+extern const struct x86c_lbr_ops x86c_skl_lbr_ops;
 /* intel/topdown.c: IA32_PERF_METRICS's slots and metrics */
 int intel_topdown_config(struct x86c_pmu *p, struct perf_event *event);
 u64 intel_topdown_update(struct x86c_pmu *p, struct x86c_cpu *cpu);

@@ -156,8 +156,9 @@ void x86c_extra_put(struct x86c_pmu *p, struct x86c_extra_state *st,
  * Does the register keep what is written to it?  Two bits flipped and
  * read back, then the old value restored: a register that is absent
  * faults, and one a hypervisor only pretends to have reads back unchanged.
+ * For the extra registers here, and the branch records' (intel/lbr.c).
  */
-static bool x86c_extra_works(struct x86c_pmu *p, u32 msr, u64 valid)
+bool x86c_msr_keeps(struct x86c_pmu *p, u32 msr, u64 valid)
 {
 	u64 old, flipped = 0x11 & valid, now;
 
@@ -192,7 +193,7 @@ void x86c_extra_probe(struct x86c_pmu *p, const struct x86c_extra_reg *regs,
 		int slot = x86c_extra_slot(p, i);
 
 		if (slot < i ? p->extra_absent & BIT(slot) :
-		    !x86c_extra_works(p, regs[i].msr, regs[i].valid))
+		    !x86c_msr_keeps(p, regs[i].msr, regs[i].valid))
 			p->extra_absent |= BIT(i);
 		if (slot == i) {
 			nr_msrs++;

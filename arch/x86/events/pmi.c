@@ -67,6 +67,8 @@ static void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		return;
 
 	perf_sample_data_init(&data, 0, event->hw.last_period);
+	if (has_branch_stack(event))
+		x86c_br_sample(p, cpu, event, &data);
 	if (p->vendor->pmi_sample)
 		p->vendor->pmi_sample(p, event, &data);
 	if (perf_event_overflow(event, &data, regs))
@@ -101,6 +103,8 @@ static u64 x86c_pmi_status(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	/* Intel's IA32_PERF_METRICS overflowed (intel/topdown.c). */
 	if (p->nr_metrics)
 		ours |= BIT_ULL(GLOBAL_STATUS_PERF_METRICS_OVF_BIT);
+	/* A feature's bit set with the overflows, such as Intel's LBR_FRZ. */
+	ours |= p->status_extra;
 	others = status & ~ours;
 	if (others && x86c_pmi_say_once(p, &p->pmi_others_said))
 		pr_warn("perf/x86: overflow status bits %#llx belong to no counter; left alone (a microcode update may help)\n",
@@ -170,6 +174,8 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			break;
 		}
 		p->vendor->ack(p, cpu, status);
+		/* Acknowledged, and no overflow of its own. */
+		status &= ~p->status_extra;
 		if (status & BIT_ULL(GLOBAL_STATUS_PERF_METRICS_OVF_BIT)) {
 			status &= ~BIT_ULL(GLOBAL_STATUS_PERF_METRICS_OVF_BIT);
 			x86c_pmi_metrics(p, cpu);

@@ -6,7 +6,9 @@
  *   format/	the fields of attr.config, per vendor;
  *   events/	the generic events this CPU counts, by their encoding
  *		(absent where the event is not counted);
- *   caps/	max_precise (0 until PEBS) and, on Intel, pmu_name;
+ *   caps/	max_precise (0 until PEBS), on Intel pmu_name, and
+ *		branches (the depth of the branch records) where there
+ *		are records;
  *
  * and beside them rdpmc (rdpmc.c), the vendor's own knobs, and on a
  * hybrid part "cpus", the CPUs of the PMU's kind (perf's list of where
@@ -290,18 +292,30 @@ static ssize_t pmu_name_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(pmu_name);
 
+/* How many branch records a sample can hold: perf's LBR depth. */
+static ssize_t branches_show(struct device *dev,
+			     struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", x86c_dev_pmu(dev)->lbr.nr);
+}
+static DEVICE_ATTR_RO(branches);
+
 static struct attribute *x86c_caps_attrs[] = {
 	&dev_attr_max_precise.attr,
 	&dev_attr_pmu_name.attr,
+	&dev_attr_branches.attr,
 	NULL,
 };
 
-/* Intel names its PMU; AMD's has no name. */
+/* Intel names its PMU; AMD's has no name.  Branches where there are. */
 static umode_t x86c_caps_visible(struct kobject *kobj, struct attribute *attr,
 				 int i)
 {
-	if (attr == &dev_attr_pmu_name.attr &&
-	    !x86c_dev_pmu(kobj_to_dev(kobj))->family_name)
+	struct x86c_pmu *p = x86c_dev_pmu(kobj_to_dev(kobj));
+
+	if (attr == &dev_attr_pmu_name.attr && !p->family_name)
+		return 0;
+	if (attr == &dev_attr_branches.attr && !p->lbr.nr)
 		return 0;
 	return attr->mode;
 }

@@ -180,12 +180,17 @@ static void intel_enable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
 				 cpu->fixed_ctrl);
 		cpu->fixed_ctrl_hw = cpu->fixed_ctrl;
 	}
+	/* Recording before counting: a sample's records are all fresh. */
+	if (cpu->br.users)
+		x86c_br_enable(p, cpu);
 	p->hw->write_msr(MSR_CORE_PERF_GLOBAL_CTRL, x86c_global_enable(p));
 }
 
 static void intel_disable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
 	p->hw->write_msr(MSR_CORE_PERF_GLOBAL_CTRL, 0);
+	if (cpu->br.users)
+		x86c_br_disable(p, cpu);
 }
 
 static u64 intel_overflowed(struct x86c_pmu *p, struct x86c_cpu *cpu)
@@ -443,6 +448,7 @@ const struct attribute_group x86c_intel_pmu_group = {
 static void intel_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
 	intel_apply_debugctl(p);
+	x86c_intel_lbr_cpu_starting(p);
 	/* Whatever firmware or a kexec'd kernel left: TSX until we need 3. */
 	if (p->tsx_force_abort) {
 		cpu->rtm_force_abort = true;
@@ -771,6 +777,7 @@ int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom)
 
 	p->vendor_group = &x86c_intel_pmu_group;
 	intel_family_tables(p, f);
+	x86c_intel_lbr_probe(p, f);
 	p->tsx_force_abort = f && f->tsx_force_abort && p->num_gp > 3 &&
 			     boot_cpu_has(X86_FEATURE_TSX_FORCE_ABORT) &&
 			     !boot_cpu_has(X86_FEATURE_RTM_ALWAYS_ABORT);

@@ -501,6 +501,7 @@ static const struct x86c_intel_family x86c_family_skylake = {
 	.named_events	= skylake_named_events,
 	.tsx_events	= x86c_haswell_tsx_events,
 	.tsx_force_abort = true,
+	.lbr_info_nr	= 32,
 };
 
 static const struct x86c_intel_family x86c_family_icelake = {
@@ -515,6 +516,7 @@ static const struct x86c_intel_family x86c_family_icelake = {
 	.named_events	= icelake_topdown_events,
 	.tsx_events	= icelake_tsx_events,
 	.nr_metrics	= 4,	/* level 1 only */
+	.lbr_info_nr	= 32,
 };
 
 /*
