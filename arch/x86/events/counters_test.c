@@ -9,8 +9,9 @@
  * so a register file in memory can stand in for the CPU: four general
  * and three fixed 48-bit counters at Intel's addresses, IA32_PERFEVTSELx,
  * IA32_FIXED_CTR_CTRL and the global control, status and overflow
- * registers, DEBUGCTL, a P-core's slots counter and PERF_METRICS, and
- * the LVTPC mask.  The cases then run the
+ * registers, DEBUGCTL, a P-core's slots counter and PERF_METRICS, the
+ * last branch records of either kind (branches_test.c), and the LVTPC
+ * mask.  The cases then run the
  * framework's own functions (counter loads, updates, stop, overflow by
  * sign, limits and constraints, the PMI handler) and the driver's
  * program, unprogram and DEBUGCTL setup, and check exactly what reached
@@ -64,6 +65,31 @@ static void fake_overflow_again(void)
 			x86c_fake->global_status |= BIT_ULL(i);
 }
 
+/* Where last branch record register @msr is kept, or NULL. */
+static u64 *fake_lbr_reg(u32 msr)
+{
+	bool arch = x86c_fake->lbr_arch;
+	u32 from = arch ? M_ARCH_LBR_FROM : M_LBR_FROM;
+	u32 to = arch ? M_ARCH_LBR_TO : M_LBR_TO;
+	u32 info = arch ? M_ARCH_LBR_INFO : M_LBR_INFO;
+
+	if (msr >= from && msr < from + FAKE_LBR)
+		return &x86c_fake->lbr_from[msr - from];
+	if (msr >= to && msr < to + FAKE_LBR)
+		return &x86c_fake->lbr_to[msr - to];
+	if (msr >= info && msr < info + FAKE_LBR)
+		return &x86c_fake->lbr_info[msr - info];
+	if (arch && msr == M_ARCH_LBR_CTL)
+		return &x86c_fake->lbr_ctl;
+	if (arch && msr == M_ARCH_LBR_DEPTH)
+		return &x86c_fake->lbr_depth;
+	if (!arch && msr == M_LBR_SELECT)
+		return &x86c_fake->lbr_select;
+	if (!arch && msr == M_LBR_TOS)
+		return &x86c_fake->lbr_tos;
+	return NULL;
+}
+
 /* Where @msr is kept, or NULL.  The counters are handled apart. */
 static u64 *fake_reg(u32 msr)
 {
@@ -89,7 +115,7 @@ static u64 *fake_reg(u32 msr)
 	case M_TSX_FORCE_ABORT:
 		return x86c_fake->has_tfa ? &x86c_fake->tfa : NULL;
 	}
-	return NULL;
+	return fake_lbr_reg(msr);
 }
 
 /* A counter's storage by MSR; *legacy set for the 32-bit write alias. */
@@ -154,7 +180,8 @@ static void fake_write_msr(u32 msr, u64 val)
 		 * The counters' bits, and OvfBuf and CondChgd; the rest are
 		 * reserved (or name features the model lacks): #GP.
 		 */
-		if (val & ~FAKE_OVF_CTRL_BITS)
+		if (val & ~(FAKE_OVF_CTRL_BITS |
+			    (x86c_fake->lbr_frz ? STATUS_LBR_FRZ : 0)))
 			fake_bad("reserved bits in a write", msr, val);
 		x86c_fake->global_status &= ~val;
 		fake_overflow_again();
@@ -184,6 +211,12 @@ static void fake_write_msr(u32 msr, u64 val)
 	}
 	x86c_fake->fixed_ctrl_writes += msr == M_FIXED_CTR_CTRL;
 	*reg = val;
+	/* A write of Architectural LBR's depth clears the records. */
+	if (x86c_fake->lbr_arch && msr == M_ARCH_LBR_DEPTH) {
+		memset(x86c_fake->lbr_from, 0, sizeof(x86c_fake->lbr_from));
+		memset(x86c_fake->lbr_to, 0, sizeof(x86c_fake->lbr_to));
+		memset(x86c_fake->lbr_info, 0, sizeof(x86c_fake->lbr_info));
+	}
 }
 
 static int fake_read_msr_safe(u32 msr, u64 *val)

@@ -38,6 +38,19 @@
 #define M_PERF_METRICS		0x329	/* IA32_PERF_METRICS */
 #define M_TSX_FORCE_ABORT	0x10f	/* MSR_TSX_FORCE_ABORT */
 #define RDPMC_METRICS		BIT(29)	/* RDPMC ECX: IA32_PERF_METRICS */
+/* Last branch records: Skylake's ring, then Architectural LBR's. */
+#define M_LBR_SELECT		0x1c8	/* MSR_LBR_SELECT */
+#define M_LBR_TOS		0x1c9	/* MSR_LASTBRANCH_TOS */
+#define M_LBR_FROM		0x680	/* MSR_LASTBRANCH_0_FROM_IP */
+#define M_LBR_TO		0x6c0	/* MSR_LASTBRANCH_0_TO_IP */
+#define M_LBR_INFO		0xdc0	/* MSR_LBR_INFO_0 */
+#define M_ARCH_LBR_CTL		0x14ce	/* IA32_LBR_CTL */
+#define M_ARCH_LBR_DEPTH	0x14cf	/* IA32_LBR_DEPTH */
+#define M_ARCH_LBR_INFO		0x1200	/* IA32_LBR_0_INFO */
+#define M_ARCH_LBR_FROM		0x1500	/* IA32_LBR_0_FROM_IP */
+#define M_ARCH_LBR_TO		0x1600	/* IA32_LBR_0_TO_IP */
+#define FAKE_LBR		32	/* records */
+#define STATUS_LBR_FRZ		BIT_ULL(58)	/* GLOBAL_STATUS.LBR_FRZ */
 /* AMD's legacy counters, the same registers for the AMD case. */
 #define M_K7_EVTSEL0		0xc0010000	/* PERF_CTL0 */
 #define M_K7_PERFCTR0		0xc0010004	/* PERF_CTR0 */
@@ -57,7 +70,9 @@
 #define AMD_HOST_ONLY		BIT_ULL(41)
 
 /* IA32_DEBUGCTL bits. */
+#define DBG_LBR			BIT_ULL(0)
 #define DBG_BTF			BIT_ULL(1)
+#define DBG_FREEZE_LBRS		BIT_ULL(11)
 #define DBG_FREEZE_ON_PMI	BIT_ULL(12)
 #define DBG_FREEZE_IN_SMM	BIT_ULL(14)
 
@@ -99,6 +114,15 @@
  * @tfa: MSR_TSX_FORCE_ABORT, on a model with @has_tfa (a Skylake client
  *	whose microcode takes general counter 3 for TSX unless bit 0 is
  *	set): enabling counter 3 with the bit clear fails the case
+ * @lbr_arch: the records are Architectural LBR's (at its addresses,
+ *	with IA32_LBR_CTL and _DEPTH, whose write clears them); else
+ *	Skylake's ring (LBR_SELECT, TOS); either way @lbr_from, @lbr_to
+ *	and @lbr_info hold record (or slot) i
+ * @lbr_select: MSR_LBR_SELECT
+ * @lbr_tos: MSR_LASTBRANCH_TOS
+ * @lbr_ctl: IA32_LBR_CTL
+ * @lbr_depth: IA32_LBR_DEPTH
+ * @lbr_frz: IA32_PERF_GLOBAL_OVF_CTRL takes LBR_FRZ (perfmon v4 on)
  */
 struct fake_hw {
 	u64	evtsel[FAKE_GP];
@@ -121,6 +145,15 @@ struct fake_hw {
 	bool	has_metrics;
 	u64	tfa;
 	bool	has_tfa;
+	bool	lbr_arch;
+	u64	lbr_from[FAKE_LBR];
+	u64	lbr_to[FAKE_LBR];
+	u64	lbr_info[FAKE_LBR];
+	u64	lbr_select;
+	u64	lbr_tos;
+	u64	lbr_ctl;
+	u64	lbr_depth;
+	bool	lbr_frz;
 };
 
 /* The register file of the case running now; KUnit runs one at a time. */
