@@ -32,7 +32,7 @@ suite=$(SUITE_TESTS="$suite_tests" bash "$HARNESS/suite-build.sh" | tail -n 1) |
 dbg=; [ "$DEBUG" = 1 ] && dbg=-debug
 [ "$PROFILE" = test ] || dbg=-$PROFILE$dbg
 if [ "$ARCH" = x86_64 ]; then
-	: "${PMU_MODEL:=$([ "$mode" = run ] && echo intel || echo none)}"
+	: "${PMU_MODEL:=$([ "$mode" = run ] && echo intel-lbr || echo none)}"
 fi
 : "${PMU_MODEL:=none}"
 [ "$PMU_MODEL" = none ] || dbg=$dbg-$PMU_MODEL
@@ -89,6 +89,13 @@ if [ "$mode" = check ] && [ -n "$tests" ] && [ "${PERF_WORKFLOWS:-0}" = 1 ]; the
 fi
 [ "$ARCH" = x86_64 ] && [ "${PMU_MODEL:-none}" != none ] &&
 	touch "$run/stage/suite/.perf-hw"
+# Where the model has branch records and lbr is asked for, the perf
+# tool's branch-record workflows run after it (.perf-lbr).
+case "${PMU_MODEL:-none}" in
+intel-lbr|intel-skl)
+	[ "$mode" = check ] && [[ " $tests " == *" lbr "* ]] &&
+		touch "$run/stage/suite/.perf-lbr" ;;
+esac
 # On the hybrid model the workflows count on both PMUs (.perf-hybrid).
 [ "${PMU_MODEL:-none}" = intel-hybrid ] &&
 	touch "$run/stage/suite/.perf-hybrid"
