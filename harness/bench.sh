@@ -17,22 +17,24 @@
 # gives them per operation, ours beside stock (bench.c's BENCHPMU lines).
 #
 # BENCH selects what runs: benchmark names (bench.c's), hw (the hw_ ones,
-# hardware events) or sw (all the others); both groups by default.
+# hardware events), lbr (the lbr_ ones, branch records) or sw (all the
+# others); every group by default.
 # Scenarios without the hardware they need (no PMU, or a kernel without
 # a counter driver for it) show n/a and fail nothing.
 . "$(dirname "$0")/lib.sh"
 
-sel=${BENCH:-sw hw}
+sel=${BENCH:-sw hw lbr}
 # The boots of an arch, "PMU_MODEL:groups" each.  x86_64's software
 # benchmarks run as they always have, on -cpu max,pmu=off under -icount.
 # Its hardware ones need our QEMU's PMU model, also under -icount
 # shift=0 but on another CPU (-cpu max,vendor=GenuineIntel, which also
 # brings the perf NMI watchdog to life): a boot of their own on intel,
-# so the software figures stay comparable with earlier runs.  arm64's
-# PMUv3 always counts: one boot runs both.
+# so the software figures stay comparable with earlier runs.  The branch
+# record ones ("lbr") boot intel-lbr, whose Architectural LBR they need.
+# arm64's PMUv3 always counts: one boot runs both.
 boots_for() {
 	case "$1" in
-	x86_64) echo "none:sw intel:hw" ;;
+	x86_64) echo "none:sw intel:hw intel-lbr:lbr" ;;
 	arm64) echo "none:sw,hw" ;;
 	esac
 }
@@ -40,7 +42,7 @@ boots_for() {
 pick() {
 	local w g out=
 	for w in $sel; do
-		case "$w" in hw|hw_*) g=hw ;; *) g=sw ;; esac
+		case "$w" in hw|hw_*) g=hw ;; lbr|lbr_*) g=lbr ;; *) g=sw ;; esac
 		[[ ",$1," == *",$g,"* ]] && out+=" $w"
 	done
 	echo $out

@@ -26,7 +26,8 @@
  * stderr, and is not a failure.
  *
  * Arguments select what runs: a benchmark's name, "hw" (every hw_
- * benchmark: hardware events) or "sw" (all the others); none runs all.
+ * benchmark: hardware events), "lbr" (every lbr_ one: branch records)
+ * or "sw" (all the others); none runs all.
  * BENCH_MS (environment) sets the time each benchmark aims to measure for
  * (default 200 ms).
  *
@@ -965,6 +966,44 @@ static double run_hw_ctxsw_same(long n, long nev)
 }
 
 /*
+ * Branch records ("lbr", on a PMU model that has them): a context switch
+ * where the pinger samples with a call-stack event (perf record
+ * --call-graph lbr) and its partner records nothing (lbr_ctxsw_callstack),
+ * and one where both do (lbr_ctxsw_callstack_both).  The records of a
+ * call-stack task must survive its switches and another task's must not
+ * leak to it: stock saves and restores them at each switch, perfcore
+ * leaves them in place while no other task records and wipes them when
+ * one does.  The period is never reached: the cost is the switch's.
+ */
+static int open_lbr_callstack(int i)
+{
+	struct perf_event_attr attr;
+
+	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.disabled = 0;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.sample_period = 1ULL << 40;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_CALL_STACK |
+				  PERF_SAMPLE_BRANCH_USER;
+	return sys_perf_event_open(&attr, 0, -1, -1, 0);
+}
+
+/* arg: 0 the baseline (no event), 1 the pinger's event, 2 both's. */
+static double run_lbr_ctxsw(long n, long arg)
+{
+	double t;
+
+	if (hw_absent() && arg)
+		return NOT_AVAILABLE;
+	t = pingpong(n, arg ? 1 : 0, open_lbr_callstack, arg == 2);
+	if (t < 0)
+		return hw_open_failed("perf_event_open (lbr_ctxsw)");
+	return t;
+}
+
+/*
  * Where open_hw_member() opens: this task (pid 0, cpu -1) by default,
  * inherited or not.
  */
@@ -1305,6 +1344,10 @@ static const struct bench {
 	{ "hw_sample_pmi",	run_hw_sample_pmi,	0,	PMI_CHUNK, NS_PER_OP, NULL },
 	{ "hw_mux_0",		run_hw_mux,		0,	16,	NS_PER_OP, NULL },
 	{ "hw_mux_16",		run_hw_mux,		16,	16,	NS_PER_OP, "hw_mux_0" },
+	/* Branch records ("lbr"): on a PMU model with them. */
+	{ "lbr_ctxsw_0",	run_lbr_ctxsw,		0,	64,	NS_PER_OP, NULL },
+	{ "lbr_ctxsw_callstack", run_lbr_ctxsw,		1,	64,	NS_PER_OP, "lbr_ctxsw_0" },
+	{ "lbr_ctxsw_callstack_both", run_lbr_ctxsw,	2,	64,	NS_PER_OP, "lbr_ctxsw_0" },
 };
 
 /* Whether b is the baseline of one of the nb benchmarks. */
@@ -1367,20 +1410,21 @@ static void run_bench(const struct bench *b, size_t nb)
 	fflush(stdout);
 }
 
-static int is_hw(const char *name)
+/* A benchmark's group: "hw", "lbr" by its name's prefix, else "sw". */
+static const char *group_of(const char *name)
 {
-	return !strncmp(name, "hw_", 3);
+	if (!strncmp(name, "hw_", 3))
+		return "hw";
+	if (!strncmp(name, "lbr_", 4))
+		return "lbr";
+	return "sw";
 }
 
-/* Whether argument sel (a name, "hw" or "sw") selects b. */
+/* Whether argument sel (a name, or a group: "hw", "lbr", "sw") selects b. */
 static int selects(const char *sel, const struct bench *b)
 {
-	int hw = is_hw(b->name);
-
-	if (!strcmp(sel, "hw"))
-		return hw;
-	if (!strcmp(sel, "sw"))
-		return !hw;
+	if (!strcmp(sel, "hw") || !strcmp(sel, "lbr") || !strcmp(sel, "sw"))
+		return !strcmp(sel, group_of(b->name));
 	return !strcmp(sel, b->name);
 }
 
@@ -1400,7 +1444,8 @@ static int baselines_ok(size_t nb)
 		for (j = 0; j < nb; j++)
 			if (!strcmp(benches[j].name, benches[i].base))
 				break;
-		if (j == nb || is_hw(benches[j].name) != is_hw(benches[i].name) ||
+		if (j == nb || strcmp(group_of(benches[j].name),
+				      group_of(benches[i].name)) ||
 		    benches[j].kind != benches[i].kind || benches[j].base) {
 			fprintf(stderr, "bench: %s: bad baseline %s\n",
 				benches[i].name, benches[i].base);
