@@ -26,6 +26,12 @@
  * x86c_br_get()).  The records are the same for all of them; what a
  * sample keeps is per event (x86c_br_sample()).
  *
+ * When.  Recording runs from the first such event's add to the last
+ * one's del, whether the counters are enabled or not (a pmu_disable
+ * does not stop it: the records are not counts, and a switch of
+ * contexts costs no LBR write); a PMI stops it while the samples read
+ * the records, once (x86c_handle_pmi()).
+ *
  * Whose branches.  The records stay in the hardware while recording is
  * stopped, so that a task whose events leave the CPU and come back,
  * with no other task recording in between, finds its branches (its
@@ -260,15 +266,22 @@ static bool x86c_br_foreign(struct x86c_br_cpu *br, struct task_struct *task)
 	       br->owner_config != br->config;
 }
 
-/* The records become @task's, with the filter in force: wiped unless. */
+/*
+ * The records become @task's, with the filter in force: wiped unless
+ * they are already, recording stopped meanwhile where it runs.
+ */
 static void x86c_br_own(struct x86c_pmu *p, struct x86c_cpu *cpu,
-			struct task_struct *task)
+			struct task_struct *task, bool recording)
 {
 	struct x86c_br_cpu *br = &cpu->br;
 
 	if (!x86c_br_foreign(br, task))
 		return;
+	if (recording)
+		p->lbr.ops->disable(p, cpu);
 	p->lbr.ops->wipe(p, cpu);
+	if (recording)
+		x86c_br_enable(p, cpu);
 	br->snap_valid = false;
 	br->owner = task;
 	br->owner_start = task->start_time;
@@ -281,8 +294,8 @@ static void x86c_br_own(struct x86c_pmu *p, struct x86c_cpu *cpu,
  * @cpu: that CPU's counters, on it
  * @event: the event; one without branch records is left alone
  *
- * The first such event turns the records on (at the next enable, or at
- * once where the PMU is enabled) and asks for task switches.
+ * The first such event turns the records on and asks for task
+ * switches.
  *
  * Return: 0, or -EBUSY where the events there record with another
  * filter.
@@ -301,14 +314,13 @@ int x86c_br_get(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		br->alloc = 1;
 		return 0;
 	}
-	/* Not recording while nobody used the records: wiped safely. */
+	/* Not recording while nobody used the records: wiped as they are. */
 	cpu->br.users = 1;
 	cpu->br.config = br->config;
 	br->alloc = 1;
 	perf_sched_cb_inc(&p->pmu);
-	x86c_br_own(p, cpu, current);
-	if (!cpu->disabled)
-		x86c_br_enable(p, cpu);
+	x86c_br_own(p, cpu, current, false);
+	x86c_br_enable(p, cpu);
 	return 0;
 }
 
@@ -335,12 +347,11 @@ void x86c_br_put(struct x86c_pmu *p, struct x86c_cpu *cpu,
 }
 
 /**
- * x86c_br_enable - record again, as the PMU is enabled
+ * x86c_br_enable - record (again)
  * @p: the PMU
- * @cpu: this CPU's counters
+ * @cpu: this CPU's counters, where events record
  *
- * The vendor's enable_all calls it where events record; the records
- * read before are stale from now on.
+ * The records read before are stale from now on.
  */
 void x86c_br_enable(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
@@ -349,9 +360,9 @@ void x86c_br_enable(struct x86c_pmu *p, struct x86c_cpu *cpu)
 }
 
 /**
- * x86c_br_disable - stop recording, as the PMU is disabled
+ * x86c_br_disable - stop recording, the records kept
  * @p: the PMU
- * @cpu: this CPU's counters
+ * @cpu: this CPU's counters, where events record
  */
 void x86c_br_disable(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
@@ -370,7 +381,7 @@ void x86c_br_sched_in(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		      struct task_struct *task)
 {
 	if (cpu->br.users)
-		x86c_br_own(p, cpu, task);
+		x86c_br_own(p, cpu, task, true);
 }
 
 /* ---- what a sample keeps ------------------------------------------- */

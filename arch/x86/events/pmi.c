@@ -166,6 +166,9 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	 */
 	if (p->vendor->global_ctrl)
 		p->vendor->disable_all(p, cpu);
+	/* The branch records hold still while samples read them. */
+	if (cpu->br.users)
+		x86c_br_disable(p, cpu);
 
 	status = x86c_pmi_status(p, cpu);
 	while (status) {
@@ -202,6 +205,8 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	 * would then hold them stopped.
 	 */
 	p->hw->unmask_pmi();
+	if (cpu->br.users)
+		x86c_br_enable(p, cpu);
 	if (p->vendor->global_ctrl && !cpu->disabled)
 		p->vendor->enable_all(p, cpu);
 	return handled;

@@ -180,17 +180,12 @@ static void intel_enable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
 				 cpu->fixed_ctrl);
 		cpu->fixed_ctrl_hw = cpu->fixed_ctrl;
 	}
-	/* Recording before counting: a sample's records are all fresh. */
-	if (cpu->br.users)
-		x86c_br_enable(p, cpu);
 	p->hw->write_msr(MSR_CORE_PERF_GLOBAL_CTRL, x86c_global_enable(p));
 }
 
 static void intel_disable_all(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
 	p->hw->write_msr(MSR_CORE_PERF_GLOBAL_CTRL, 0);
-	if (cpu->br.users)
-		x86c_br_disable(p, cpu);
 }
 
 static u64 intel_overflowed(struct x86c_pmu *p, struct x86c_cpu *cpu)

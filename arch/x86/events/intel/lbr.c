@@ -30,7 +30,7 @@
  * clear DEBUGCTL.LBR, which the enable after the handler sets again.
  * In call-stack mode it stays off: a PMI next to a call or a return
  * could leave the stack one frame off (the SDM's advice).  The handler
- * stops recording as it disables the counters (x86c_br_disable()), so
+ * stops recording while it reads the records (x86c_handle_pmi()), so
  * without the freeze the records read are the same but for the NMI's
  * entry.
  *
