@@ -41,8 +41,11 @@
  * each task switch while events record (x86c_br_sched_in(), through
  * pmu::sched_task).  So
  * records never cross from one task to another, and a call stack
- * survives a context switch to a task that does not record; it does
- * not survive a migration (the records are not saved with the task).
+ * survives a context switch to a task that does not record at no cost.
+ * A task's call stack (call-stack mode) is also saved with its event as
+ * the task leaves a CPU, and put back when the task comes in to find
+ * the records wiped: after another task recorded there, or on another
+ * CPU (x86c_br_sched_out(), x86c_br_own()).
  *
  * Privilege.  The hardware filters a branch by the ring it lands in.
  * A request without PERF_SAMPLE_BRANCH_KERNEL sees no kernel address:
@@ -60,6 +63,7 @@
 
 #include <linux/perf_event.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include <asm/insn.h>
@@ -266,12 +270,21 @@ static bool x86c_br_foreign(struct x86c_br_cpu *br, struct task_struct *task)
 	       br->owner_config != br->config;
 }
 
+/* A task's context switches so far: a saved stack's timestamp. */
+static unsigned long x86c_br_switches(struct task_struct *task)
+{
+	return task->nvcsw + task->nivcsw;
+}
+
 /*
  * The records become @task's, with the filter in force: wiped unless
- * they are already, recording stopped meanwhile where it runs.
+ * they are already, recording stopped meanwhile where it runs.  @save,
+ * where @task has one, is its call stack as it last left a CPU: put
+ * back if @task has not switched since (it is coming in now).
  */
 static void x86c_br_own(struct x86c_pmu *p, struct x86c_cpu *cpu,
-			struct task_struct *task, bool recording)
+			struct task_struct *task, bool recording,
+			struct x86c_br_save *save)
 {
 	struct x86c_br_cpu *br = &cpu->br;
 
@@ -280,12 +293,56 @@ static void x86c_br_own(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	if (recording)
 		p->lbr.ops->disable(p, cpu);
 	p->lbr.ops->wipe(p, cpu);
+	if (save && save->fresh && save->switches == x86c_br_switches(task))
+		p->lbr.ops->restore(p, save);
+	if (save)
+		save->fresh = false;
 	if (recording)
 		x86c_br_enable(p, cpu);
 	br->snap_valid = false;
 	br->owner = task;
 	br->owner_start = task->start_time;
 	br->owner_config = br->config;
+}
+
+/* The call stack @event keeps for its task, if it is that task's. */
+static struct x86c_br_save *x86c_br_save_of(struct perf_event *event,
+					    struct task_struct *task)
+{
+	return event->hw.target == task ? event->pmu_private : NULL;
+}
+
+static void x86c_br_destroy(struct perf_event *event)
+{
+	kfree(event->pmu_private);
+	event->pmu_private = NULL;
+}
+
+/**
+ * x86c_br_alloc - room for a task's call stack, for a call-stack event
+ * @p: the PMU
+ * @event: a new event, set up: the last step of its event_init
+ *
+ * The records of call-stack mode are the task's stack of calls: saved
+ * as the task leaves a CPU, put back where it comes in after another
+ * task recorded there, or on another CPU.  Events of a CPU need none.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int x86c_br_alloc(struct x86c_pmu *p, struct perf_event *event)
+{
+	struct x86c_br_save *save;
+
+	if (!has_branch_stack(event) ||
+	    !(event->attach_state & PERF_ATTACH_TASK) ||
+	    !(event->attr.branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+		return 0;
+	save = kzalloc(sizeof(*save), GFP_KERNEL);
+	if (!save)
+		return -ENOMEM;
+	event->pmu_private = save;
+	event->destroy = x86c_br_destroy;
+	return 0;
 }
 
 /**
@@ -317,9 +374,11 @@ int x86c_br_get(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	/* Not recording while nobody used the records: wiped as they are. */
 	cpu->br.users = 1;
 	cpu->br.config = br->config;
+	cpu->br.call_stack = event->attr.branch_sample_type &
+			     PERF_SAMPLE_BRANCH_CALL_STACK;
 	br->alloc = 1;
 	perf_sched_cb_inc(&p->pmu);
-	x86c_br_own(p, cpu, current, false);
+	x86c_br_own(p, cpu, current, false, x86c_br_save_of(event, current));
 	x86c_br_enable(p, cpu);
 	return 0;
 }
@@ -381,7 +440,38 @@ void x86c_br_sched_in(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		      struct task_struct *task)
 {
 	if (cpu->br.users)
-		x86c_br_own(p, cpu, task, true);
+		x86c_br_own(p, cpu, task, true, NULL);
+}
+
+/**
+ * x86c_br_sched_out - @task leaves this CPU, its events still on
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ * @task: the task
+ *
+ * From pmu::sched_task.  A call stack of @task's is saved with its
+ * event, for wherever the task comes in next: on this CPU the records
+ * are kept where no other task records meanwhile, and then the save
+ * goes unused.
+ */
+void x86c_br_sched_out(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		       struct task_struct *task)
+{
+	struct x86c_br_save *save;
+	int i;
+
+	if (!cpu->br.users || !cpu->br.call_stack ||
+	    x86c_br_foreign(&cpu->br, task))
+		return;
+	for (i = 0; i < cpu->nr; i++) {
+		save = x86c_br_save_of(cpu->events[i], task);
+		if (save && cpu->events[i]->hw.branch_reg.alloc) {
+			p->lbr.ops->save(p, save);
+			save->switches = x86c_br_switches(task);
+			save->fresh = true;
+			return;
+		}
+	}
 }
 
 /* ---- what a sample keeps ------------------------------------------- */

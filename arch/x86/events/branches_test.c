@@ -7,6 +7,7 @@
  * records are read (Skylake's ring from its top, Architectural LBR from
  * record 0, both up to the first empty one) and what LBR_INFO adds;
  * recording switched on and off, DEBUGCTL's freeze where it belongs;
+ * a call stack saved and put back into wiped records;
  * what one event's sample keeps of the records; and the PMI's
  * acknowledgment of LBR_FRZ.
  *
@@ -290,6 +291,54 @@ static void br_enable_disable_wipe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86c_fake->lbr_depth, (u64)FAKE_LBR);
 }
 
+/*
+ * A call stack saved as its task leaves, the records wiped by another
+ * task, and put back as it comes in: the same records in the same
+ * order, read as before (Skylake's ring with its top at the youngest,
+ * Architectural LBR from record 0), up to the first empty one.
+ */
+static void br_save_restore(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_br_stack *snap = &ctx->cpu->br.snap;
+	struct x86c_br_save *save;
+	int arch, i;
+
+	save = kunit_kzalloc(test, sizeof(*save), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, save);
+	for (arch = 0; arch < 2; arch++) {
+		struct x86c_pmu *p = lbr_pmu(test, arch);
+
+		memset(x86c_fake->lbr_from, 0, sizeof(x86c_fake->lbr_from));
+		x86c_fake->lbr_tos = 30;
+		for (i = 0; i < 3; i++) {
+			int slot = arch ? i : 30 - i;
+
+			x86c_fake->lbr_from[slot] = USR_IP(0x100 * (i + 1));
+			x86c_fake->lbr_to[slot] = USR_IP(0x100 * (i + 1) + 8);
+			/* Architectural LBR's cycles need the valid bit. */
+			x86c_fake->lbr_info[slot] = (i + 1) |
+						    (arch ? BIT_ULL(60) : 0);
+		}
+		p->lbr.ops->save(p, save);
+		KUNIT_ASSERT_EQ(test, save->nr, 3);
+		p->lbr.ops->wipe(p, ctx->cpu);
+		p->lbr.ops->read(p, ctx->cpu);
+		KUNIT_EXPECT_EQ(test, snap->stack.nr, 0ULL);
+
+		p->lbr.ops->restore(p, save);
+		p->lbr.ops->read(p, ctx->cpu);
+		KUNIT_ASSERT_EQ(test, snap->stack.nr, 3ULL);
+		for (i = 0; i < 3; i++) {
+			KUNIT_EXPECT_EQ(test, snap->e[i].from,
+					USR_IP(0x100 * (i + 1)));
+			KUNIT_EXPECT_EQ(test, snap->e[i].to,
+					USR_IP(0x100 * (i + 1) + 8));
+			KUNIT_EXPECT_EQ(test, (int)snap->e[i].cycles, i + 1);
+		}
+	}
+}
+
 /* The records of the snapshot a sample is taken from: kinds known. */
 static void br_snap(struct x86c_cpu *cpu)
 {
@@ -407,6 +456,7 @@ static struct kunit_case branches_cases[] = {
 	KUNIT_CASE(br_read_skl_ring),
 	KUNIT_CASE(br_read_arch),
 	KUNIT_CASE(br_enable_disable_wipe),
+	KUNIT_CASE(br_save_restore),
 	KUNIT_CASE(br_sample_keeps),
 	KUNIT_CASE(br_pmi_acks_lbr_frz),
 	{}

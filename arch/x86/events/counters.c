@@ -843,7 +843,11 @@ static int x86c_event_init(struct perf_event *event)
 	if (READ_ONCE(x86c_rdpmc_knob))
 		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
 
-	return x86c_validate_group(p, event);
+	err = x86c_validate_group(p, event);
+	if (err)
+		return err;
+	/* Last: nothing may fail after it (a refused event is not destroyed). */
+	return x86c_br_alloc(p, event);
 }
 
 /* PERF_EVENT_IOC_PERIOD: the new period, held to the same limit. */
@@ -1014,6 +1018,8 @@ static void x86c_sched_task(struct perf_event_pmu_context *pmu_ctx,
 
 	if (sched_in)
 		x86c_br_sched_in(p, this_cpu_ptr(p->cpus), task);
+	else
+		x86c_br_sched_out(p, this_cpu_ptr(p->cpus), task);
 	if (p->vendor->sched_task)
 		p->vendor->sched_task(p, pmu_ctx, task, sched_in);
 }

@@ -263,10 +263,31 @@ struct x86c_br_stack {
 };
 
 /**
+ * struct x86c_br_save - a task's call stack, saved as it left a CPU
+ * @nr: how many records
+ * @from: their sources, youngest first
+ * @to: their destinations
+ * @info: their LBR_INFO
+ * @switches: the task's context switches when it was saved
+ * @fresh: saved at the task's last switch out and not restored since
+ *
+ * One per call-stack event of a task (perf_event.pmu_private).
+ */
+struct x86c_br_save {
+	int		nr;
+	u64		from[X86C_LBR_MAX];
+	u64		to[X86C_LBR_MAX];
+	u64		info[X86C_LBR_MAX];
+	unsigned long	switches;
+	bool		fresh;
+};
+
+/**
  * struct x86c_br_cpu - one CPU's branch records (branches.c)
  * @users: events on this CPU's counters that record branches
  * @config: the filter they share, as the driver encodes it; events
  *	that want another wait their turn
+ * @call_stack: that filter is call-stack mode
  * @owner: the task whose branches the records hold (they are kept
  *	while recording stops, and wiped before another task's events
  *	may read them)
@@ -284,6 +305,7 @@ struct x86c_br_stack {
 struct x86c_br_cpu {
 	int			users;
 	u64			config;
+	bool			call_stack;
 	const struct task_struct *owner;
 	u64			owner_start;
 	u64			owner_config;
@@ -426,6 +448,8 @@ struct x86c_cache_event {
  * @read: the records into @cpu->br.snap (nr, hw_idx, from, to, flags,
  *	cycles) and @cpu->br.kind (what the hardware says of each one's
  *	type, else 0), youngest first, recording stopped
+ * @save: the records as they are, youngest first, to the first empty
+ * @restore: records @save took back into wiped ones, recording stopped
  *
  * Called with interrupts off on the CPU whose records they touch,
  * reaching the hardware through x86c_pmu.hw only.
@@ -436,6 +460,8 @@ struct x86c_lbr_ops {
 	void	(*disable)(struct x86c_pmu *p, struct x86c_cpu *cpu);
 	void	(*wipe)(struct x86c_pmu *p, struct x86c_cpu *cpu);
 	void	(*read)(struct x86c_pmu *p, struct x86c_cpu *cpu);
+	void	(*save)(struct x86c_pmu *p, struct x86c_br_save *s);
+	void	(*restore)(struct x86c_pmu *p, const struct x86c_br_save *s);
 };
 
 /**
@@ -875,6 +901,9 @@ void x86c_br_enable(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_br_disable(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_br_sched_in(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		      struct task_struct *task);
+void x86c_br_sched_out(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		       struct task_struct *task);
+int x86c_br_alloc(struct x86c_pmu *p, struct perf_event *event);
 void x86c_br_sample(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		    struct perf_event *event, struct perf_sample_data *data);
 u32 x86c_br_kind(u64 from, u64 to);

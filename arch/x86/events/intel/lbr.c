@@ -205,6 +205,12 @@ static void skl_lbr_wipe(struct x86c_pmu *p, struct x86c_cpu *cpu)
 
 /* ---- reading ----------------------------------------------------------- */
 
+/* The slot of the @i-th youngest record, the ring's top at @tos. */
+static int intel_lbr_slot(struct x86c_pmu *p, u64 tos, int i)
+{
+	return p->lbr.arch ? i : (tos - i) & (p->lbr.nr - 1);
+}
+
 /* One record from its registers into @e; its kind where INFO says it. */
 static void intel_lbr_record(struct x86c_pmu *p, int slot,
 			     struct perf_branch_entry *e, u16 *kind)
@@ -243,7 +249,7 @@ static void intel_lbr_read(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	if (!p->lbr.arch)
 		tos = p->hw->read_msr(MSR_LBR_TOS) & (nr - 1);
 	for (i = 0; i < nr; i++) {
-		slot = p->lbr.arch ? i : (tos - i) & (nr - 1);
+		slot = intel_lbr_slot(p, tos, i);
 		snap->e[i].from = p->hw->read_msr(p->lbr.from + slot);
 		if (!snap->e[i].from)
 			break;
@@ -257,6 +263,42 @@ static void intel_lbr_read(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	snap->stack.hw_idx = tos;
 }
 
+/* A call stack as it stands, to the first empty record. */
+static void intel_lbr_save(struct x86c_pmu *p, struct x86c_br_save *s)
+{
+	u64 tos = p->lbr.arch ? 0 : p->hw->read_msr(MSR_LBR_TOS);
+	int i, slot;
+
+	for (i = 0; i < p->lbr.nr; i++) {
+		slot = intel_lbr_slot(p, tos, i);
+		s->from[i] = p->hw->read_msr(p->lbr.from + slot);
+		if (!s->from[i])
+			break;
+		s->to[i] = p->hw->read_msr(p->lbr.to + slot);
+		s->info[i] = p->hw->read_msr(p->lbr.info + slot);
+	}
+	s->nr = i;
+}
+
+/*
+ * Back into wiped records: Architectural LBR's from record 0, the
+ * ring's with its top at the youngest.
+ */
+static void intel_lbr_restore(struct x86c_pmu *p, const struct x86c_br_save *s)
+{
+	u64 tos = s->nr ? s->nr - 1 : 0;
+	int i, slot;
+
+	if (!p->lbr.arch)
+		p->hw->write_msr(MSR_LBR_TOS, tos);
+	for (i = 0; i < s->nr; i++) {
+		slot = intel_lbr_slot(p, tos, i);
+		p->hw->write_msr(p->lbr.from + slot, s->from[i]);
+		p->hw->write_msr(p->lbr.to + slot, s->to[i]);
+		p->hw->write_msr(p->lbr.info + slot, s->info[i]);
+	}
+}
+
 /* Not static: branches_test.c drives them against a model of the MSRs. */
 const struct x86c_lbr_ops x86c_arch_lbr_ops = {
 	.encode		= arch_lbr_encode,
@@ -264,6 +306,8 @@ const struct x86c_lbr_ops x86c_arch_lbr_ops = {
 	.disable	= arch_lbr_disable,
 	.wipe		= arch_lbr_wipe,
 	.read		= intel_lbr_read,
+	.save		= intel_lbr_save,
+	.restore	= intel_lbr_restore,
 };
 
 const struct x86c_lbr_ops x86c_skl_lbr_ops = {
@@ -272,6 +316,8 @@ const struct x86c_lbr_ops x86c_skl_lbr_ops = {
 	.disable	= skl_lbr_disable,
 	.wipe		= skl_lbr_wipe,
 	.read		= intel_lbr_read,
+	.save		= intel_lbr_save,
+	.restore	= intel_lbr_restore,
 };
 
 /* ---- probe ------------------------------------------------------------- */

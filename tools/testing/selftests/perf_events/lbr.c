@@ -61,6 +61,26 @@ asm(".text\n"
 	"\tjnz lbr_f3_loop\n"
 	"lbr_f3_end:\n\tret\n"
 	".size lbr_f1, .-lbr_f1\n"
+	/*
+	 * the same three calls, the innermost loop yielding the CPU at
+	 * each turn (a bare syscall, no call: sched_yield)
+	 */
+	".p2align 4\n"
+	".globl lbr_y1\n"
+	".type lbr_y1, @function\n"
+	"lbr_y1:\n"
+	"lbr_y1_call:\n\tcall lbr_y2\n"
+	"\tret\n"
+	"lbr_y2:\n"
+	"lbr_y2_call:\n\tcall lbr_y3\n"
+	"\tret\n"
+	"lbr_y3:\n"
+	"lbr_y3_loop:\n\tmov $24, %eax\n"
+	"\tsyscall\n"
+	"\tdec %rdi\n"
+	"\tjnz lbr_y3_loop\n"
+	"lbr_y3_end:\n\tret\n"
+	".size lbr_y1, .-lbr_y1\n"
 	/* a conditional branch never taken beside one always taken */
 	".p2align 4\n"
 	".globl lbr_nt_loop\n"
@@ -75,11 +95,14 @@ asm(".text\n"
 
 void lbr_loop(unsigned long n);
 void lbr_f1(unsigned long n);
+void lbr_y1(unsigned long n);
 void lbr_nt_loop(unsigned long n);
 extern char lbr_jmp[], lbr_call[], lbr_back[], lbr_jcc[], lbr_ret[],
 	    lbr_loop_end[];
 extern char lbr_f1_call[], lbr_f2[], lbr_f2_call[], lbr_f3[],
 	    lbr_f3_loop[], lbr_f3_end[];
+extern char lbr_y1_call[], lbr_y2[], lbr_y2_call[], lbr_y3[],
+	    lbr_y3_loop[], lbr_y3_end[];
 
 /*
  * Whether the CPU records branches: Architectural LBR says so in CPUID;
@@ -120,10 +143,13 @@ static bool cpu_has_lbr(void)
 static void lbr_loop(unsigned long n) { }
 static void lbr_f1(unsigned long n) { }
 static void lbr_nt_loop(unsigned long n) { }
+static void lbr_y1(unsigned long n) { }
 static char lbr_jmp[1], lbr_call[1], lbr_back[1], lbr_jcc[1], lbr_ret[1],
 	    lbr_loop_end[1];
 static char lbr_f1_call[1], lbr_f2[1], lbr_f2_call[1], lbr_f3[1],
 	    lbr_f3_loop[1], lbr_f3_end[1];
+static char lbr_y1_call[1], lbr_y2[1], lbr_y2_call[1], lbr_y3[1],
+	    lbr_y3_loop[1], lbr_y3_end[1];
 #define LBR_REQUIRE()							\
 	SKIP(return, "x86 LBR cases (arm64's BRBE is not here)")
 #endif
@@ -522,6 +548,85 @@ TEST(lbr_call_stack)
 	EXPECT_LT(100, in_f3);
 	EXPECT_LE(samples * 9 / 10, in_f3);
 	EXPECT_EQ(0, bad);
+}
+
+/* One task's side of lbr_call_stack_switching: its counts. */
+struct lbr_switch_result {
+	unsigned long samples, in_y3, bad;
+};
+
+static struct lbr_switch_result lbr_switching_task(void)
+{
+	struct lbr_switch_result r = { 0, 0, 0 };
+	struct lbr_sample s;
+	struct perf_rb rb;
+	int fd;
+
+	fd = open_lbr_sampler(PERF_SAMPLE_BRANCH_CALL_STACK, false, &rb);
+	if (fd < 0) {
+		r.bad = 1000000;
+		return r;
+	}
+	run_enabled(fd, lbr_y1, 40000);
+	while (next_sample(&rb, &s)) {
+		r.samples++;
+		if (s.ip < (unsigned long)lbr_y3_loop ||
+		    s.ip > (unsigned long)lbr_y3_end)
+			continue;
+		r.in_y3++;
+		if (s.nr < 3 ||
+		    s.e[0].from != (unsigned long)lbr_y2_call ||
+		    s.e[0].to != (unsigned long)lbr_y3 ||
+		    s.e[1].from != (unsigned long)lbr_y1_call ||
+		    s.e[1].to != (unsigned long)lbr_y2 ||
+		    s.e[2].to != (unsigned long)lbr_y1)
+			r.bad++;
+	}
+	close(fd);
+	return r;
+}
+
+/*
+ * Call stacks of two tasks taking turns on one CPU (the threads of a
+ * program under perf record --call-graph lbr): each has its own
+ * call-stack event and yields the CPU to the other at every turn of its
+ * innermost loop, so the records are the other task's between any two
+ * of its samples.  Each task's samples in that loop still have its
+ * three calls on top: the call stack is put back as the task comes in.
+ */
+TEST(lbr_call_stack_switching)
+{
+	struct lbr_switch_result r[2];
+	int p[2][2], i, status;
+	pid_t pid[2];
+	cpu_set_t one;
+
+	LBR_REQUIRE();
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, pipe(p[i]));
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (!pid[i]) {
+			struct lbr_switch_result mine;
+
+			sched_setaffinity(0, sizeof(one), &one);
+			mine = lbr_switching_task();
+			_exit(write(p[i][1], &mine, sizeof(mine)) !=
+			      sizeof(mine));
+		}
+		close(p[i][1]);
+	}
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(sizeof(r[i]), read(p[i][0], &r[i], sizeof(r[i])));
+		close(p[i][0]);
+		waitpid(pid[i], &status, 0);
+		TH_LOG("task %d: %lu samples, %lu in the loop, %lu without its calls",
+		       i, r[i].samples, r[i].in_y3, r[i].bad);
+		EXPECT_LT(20, r[i].in_y3);
+		EXPECT_EQ(0, r[i].bad);
+	}
 }
 
 /*
