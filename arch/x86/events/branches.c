@@ -474,6 +474,55 @@ void x86c_br_sched_out(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	}
 }
 
+/**
+ * x86c_br_snapshot_on - the records as they are now, for BPF
+ * @p: the PMU
+ * @cpu: this CPU's counters, interrupts off
+ * @entries: where to put them
+ * @cnt: room in @entries
+ *
+ * Recording stops for the read and goes on after it.  Only where
+ * events record on this CPU: a BPF program that wants a snapshot opens
+ * one on each CPU, as upstream asks of it.
+ *
+ * Return: how many records were put in @entries.
+ */
+int x86c_br_snapshot_on(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			struct perf_branch_entry *entries, unsigned int cnt)
+{
+	unsigned int n;
+
+	if (!cpu->br.users)
+		return 0;
+	p->lbr.ops->disable(p, cpu);
+	p->lbr.ops->read(p, cpu);
+	n = min_t(unsigned int, cnt, cpu->br.snap.stack.nr);
+	memcpy(entries, cpu->br.snap.e, n * sizeof(*entries));
+	x86c_br_enable(p, cpu);
+	return n;
+}
+
+/**
+ * x86c_br_snapshot - perf_snapshot_branch_stack, bpf_get_branch_snapshot()
+ * @entries: where to put the records
+ * @cnt: room in @entries
+ *
+ * Return: how many records were put in @entries.
+ */
+int x86c_br_snapshot(struct perf_branch_entry *entries, unsigned int cnt)
+{
+	struct x86c_pmu *p;
+	unsigned long flags;
+	int n = 0;
+
+	local_irq_save(flags);
+	p = x86c_here();
+	if (p && p->lbr.nr)
+		n = x86c_br_snapshot_on(p, this_cpu_ptr(p->cpus), entries, cnt);
+	local_irq_restore(flags);
+	return n;
+}
+
 /* ---- what a sample keeps ------------------------------------------- */
 
 static bool x86c_br_kernel_ip(u64 ip)

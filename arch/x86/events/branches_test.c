@@ -339,6 +339,31 @@ static void br_save_restore(struct kunit *test)
 	}
 }
 
+/*
+ * bpf_get_branch_snapshot()'s records: nothing where no event records
+ * here; else the records as they are, as many as there is room for,
+ * recording stopped for the read and on again after it.
+ */
+static void br_bpf_snapshot(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = lbr_pmu(test, true);
+	struct perf_branch_entry e[2];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		x86c_fake->lbr_from[i] = USR_IP(0x10 * (i + 1));
+		x86c_fake->lbr_to[i] = USR_IP(0x10 * (i + 1) + 8);
+	}
+	KUNIT_EXPECT_EQ(test, x86c_br_snapshot_on(p, ctx->cpu, e, 2), 0);
+	ctx->cpu->br.users = 1;
+	ctx->cpu->br.config = 0x7f0004;
+	KUNIT_EXPECT_EQ(test, x86c_br_snapshot_on(p, ctx->cpu, e, 2), 2);
+	KUNIT_EXPECT_EQ(test, e[0].from, USR_IP(0x10));
+	KUNIT_EXPECT_EQ(test, e[1].to, USR_IP(0x28));
+	KUNIT_EXPECT_EQ(test, x86c_fake->lbr_ctl, 0x7f0005ULL);
+}
+
 /* The records of the snapshot a sample is taken from: kinds known. */
 static void br_snap(struct x86c_cpu *cpu)
 {
@@ -457,6 +482,7 @@ static struct kunit_case branches_cases[] = {
 	KUNIT_CASE(br_read_arch),
 	KUNIT_CASE(br_enable_disable_wipe),
 	KUNIT_CASE(br_save_restore),
+	KUNIT_CASE(br_bpf_snapshot),
 	KUNIT_CASE(br_sample_keeps),
 	KUNIT_CASE(br_pmi_acks_lbr_frz),
 	{}

@@ -73,6 +73,7 @@
 #include <linux/perf_event.h>
 #include <linux/perf/counter_share.h>
 #include <linux/slab.h>
+#include <linux/static_call.h>
 
 #include <asm/apic.h>
 #include <asm/cpu.h>
@@ -1407,6 +1408,8 @@ static int __init x86c_init(void)
 		p->num_gp, p->num_fixed, p->width, p->max_period);
 	if (static_branch_unlikely(&x86c_hybrid))
 		x86c_register_atom(&x86c_atom_pmu);
+	if (p->lbr.nr)
+		static_call_update(perf_snapshot_branch_stack, x86c_br_snapshot);
 	return 0;
 }
 early_initcall(x86c_init);

@@ -904,6 +904,9 @@ void x86c_br_sched_in(struct x86c_pmu *p, struct x86c_cpu *cpu,
 void x86c_br_sched_out(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		       struct task_struct *task);
 int x86c_br_alloc(struct x86c_pmu *p, struct perf_event *event);
+int x86c_br_snapshot_on(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			struct perf_branch_entry *entries, unsigned int cnt);
+int x86c_br_snapshot(struct perf_branch_entry *entries, unsigned int cnt);
 void x86c_br_sample(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		    struct perf_event *event, struct perf_sample_data *data);
 u32 x86c_br_kind(u64 from, u64 to);
