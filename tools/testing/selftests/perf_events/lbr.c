@@ -191,6 +191,14 @@ static void __attribute__((constructor)) no_throttling(void)
 
 /* Instructions between two user-mode samples: prime to the loop's 5 */
 #define LBR_PERIOD	2003
+/*
+ * And between two kernel-mode samples on a lockdep and KASAN kernel,
+ * whose PMI costs more kernel instructions on its way out than 2003:
+ * where the PMI does not freeze the counters (perfmon v4 on), each
+ * overflow would come before the kernel got any further, with the
+ * throttling off.
+ */
+#define LBR_KERNEL_DEBUG_PERIOD	200003
 #define LBR_MAX		64
 #define KERNEL_ADDR	0xffff800000000000ULL
 
@@ -268,7 +276,8 @@ static int open_lbr_sampler(__u64 branch_type, bool kernel,
 	attr.exclude_kernel = !kernel;
 	attr.exclude_user = kernel;
 	attr.exclude_hv = 1;
-	attr.sample_period = LBR_PERIOD;
+	attr.sample_period = kernel && debug_kernel() ?
+			     LBR_KERNEL_DEBUG_PERIOD : LBR_PERIOD;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
 	attr.branch_sample_type = branch_type;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
