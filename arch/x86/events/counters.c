@@ -1235,7 +1235,8 @@ void x86c_cpu_reset(struct x86c_pmu *p, struct x86c_cpu *cpu)
  * @cpu: this CPU, for the log
  *
  * The CPU says the kind's own counters (the vendor's kind_counters):
- * the PMU takes them, and its limits follow.  No CPU of the kind was up
+ * the PMU takes them, and its limits follow.  Only the running kernel's
+ * PMUs log it: a KUnit model sized here is not the machine's.  No CPU of the kind was up
  * before, so no event holds one of its counters.
  */
 void x86c_size_kind(struct x86c_pmu *p, unsigned int cpu)
@@ -1243,8 +1244,9 @@ void x86c_size_kind(struct x86c_pmu *p, unsigned int cpu)
 	p->vendor->kind_counters(p);
 	p->shape_pending = false;
 	x86c_init_limits(p);
-	pr_info("perf/x86: %s: %d general-purpose counters, %d fixed, as CPU %u says\n",
-		p->name, p->num_gp, p->num_fixed, cpu);
+	if (x86c_is_host(p))
+		pr_info("perf/x86: %s: %d general-purpose counters, %d fixed, as CPU %u says\n",
+			p->name, p->num_gp, p->num_fixed, cpu);
 }
 
 /*
