@@ -291,7 +291,7 @@ static void x86c_br_own(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	if (!x86c_br_foreign(br, task))
 		return;
 	if (recording)
-		p->lbr.ops->disable(p, cpu);
+		x86c_br_disable(p, cpu);
 	p->lbr.ops->wipe(p, cpu);
 	if (save && save->fresh && save->switches == x86c_br_switches(task))
 		p->lbr.ops->restore(p, save);
@@ -401,7 +401,7 @@ void x86c_br_put(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	br->alloc = 0;
 	if (--cpu->br.users)
 		return;
-	p->lbr.ops->disable(p, cpu);
+	x86c_br_disable(p, cpu);
 	perf_sched_cb_dec(&p->pmu);
 }
 
@@ -494,7 +494,7 @@ int x86c_br_snapshot_on(struct x86c_pmu *p, struct x86c_cpu *cpu,
 
 	if (!cpu->br.users)
 		return 0;
-	p->lbr.ops->disable(p, cpu);
+	x86c_br_disable(p, cpu);
 	p->lbr.ops->read(p, cpu);
 	n = min_t(unsigned int, cnt, cpu->br.snap.stack.nr);
 	memcpy(entries, cpu->br.snap.e, n * sizeof(*entries));
@@ -672,7 +672,9 @@ static bool x86c_br_keeps(u32 keep, const struct perf_branch_entry *e,
  * x86c_br_sample - attach the branch records to an event's sample
  * @p: the PMU
  * @cpu: this CPU's counters, recording stopped (the PMI)
- * @event: an event with PERF_SAMPLE_BRANCH_STACK
+ * @event: an event with PERF_SAMPLE_BRANCH_STACK, on this CPU: it holds
+ *	a use of the records (x86c_br_get() succeeded, or it would not be
+ *	counting here)
  * @data: its sample
  *
  * The records are read once per stop, for every event sampled in it.
@@ -687,12 +689,6 @@ void x86c_br_sample(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	u32 keep = br->reg;
 	u64 i, n = 0;
 
-	if (!br->alloc) {
-		out->stack.nr = 0;
-		out->stack.hw_idx = -1ULL;
-		perf_sample_save_brstack(data, event, &out->stack, NULL);
-		return;
-	}
 	if (!cpu->br.snap_valid) {
 		p->lbr.ops->read(p, cpu);
 		cpu->br.snap_valid = true;
