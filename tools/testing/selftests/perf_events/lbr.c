@@ -729,6 +729,23 @@ TEST(lbr_hw_index)
 }
 
 /*
+ * Two of the task's events recording with filters @type0 and @type1,
+ * fd[] and rb[], enabled together around the loop: they take turns on
+ * the one filter a CPU has.
+ */
+#define RUN_TWO_FILTERS(fd, rb, type0, type1) do {			\
+	int __i;							\
+									\
+	OPEN_LBR(fd[0], type0, false, &rb[0]);				\
+	OPEN_LBR(fd[1], type1, false, &rb[1]);				\
+	for (__i = 0; __i < 2; __i++)					\
+		ioctl(fd[__i], PERF_EVENT_IOC_ENABLE, 0);		\
+	lbr_loop(3000000);						\
+	for (__i = 0; __i < 2; __i++)					\
+		ioctl(fd[__i], PERF_EVENT_IOC_DISABLE, 0);		\
+} while (0)
+
+/*
  * Two events of one task asking for different branch filters: the CPU
  * has one filter, so they take turns (both multiplexed, as with too
  * few counters), and each one's samples hold only what it asked for.
@@ -751,13 +768,8 @@ TEST(lbr_two_filters_take_turns)
 
 	LBR_REQUIRE();
 	loop_pairs(p);
-	OPEN_LBR(fd[0], PERF_SAMPLE_BRANCH_ANY_CALL, false, &rb[0]);
-	OPEN_LBR(fd[1], PERF_SAMPLE_BRANCH_COND, false, &rb[1]);
-	for (i = 0; i < 2; i++)
-		ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0);
-	lbr_loop(3000000);
-	for (i = 0; i < 2; i++)
-		ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0);
+	RUN_TWO_FILTERS(fd, rb, PERF_SAMPLE_BRANCH_ANY_CALL,
+			PERF_SAMPLE_BRANCH_COND);
 
 	for (i = 0; i < 2; i++) {
 		while (next_sample(&rb[i], &s)) {
@@ -802,13 +814,8 @@ TEST(lbr_filter_change_no_stale_records)
 
 	LBR_REQUIRE();
 	loop_pairs(p);
-	OPEN_LBR(fd[0], PERF_SAMPLE_BRANCH_ANY_CALL, false, &rb[0]);
-	OPEN_LBR(fd[1], PERF_SAMPLE_BRANCH_IND_CALL, false, &rb[1]);
-	for (i = 0; i < 2; i++)
-		ioctl(fd[i], PERF_EVENT_IOC_ENABLE, 0);
-	lbr_loop(3000000);
-	for (i = 0; i < 2; i++)
-		ioctl(fd[i], PERF_EVENT_IOC_DISABLE, 0);
+	RUN_TWO_FILTERS(fd, rb, PERF_SAMPLE_BRANCH_ANY_CALL,
+			PERF_SAMPLE_BRANCH_IND_CALL);
 
 	while (next_sample(&rb[1], &s)) {
 		if (!in_loop(s.ip))
