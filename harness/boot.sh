@@ -197,8 +197,8 @@ x86_64)
 	# no SMM freeze in PERF_CAPABILITIES), intel-v5 (perfmon v5, whose
 	# fixed counters 0 and 2 are there but not 1), intel-lbr (perfmon
 	# v5 with Architectural LBR: CPUID leaf 1CH, 32 records, CPL, type
-	# and call-stack filters, timed records; and branch instructions
-	# counted), intel-skl (the
+	# and call-stack filters, timed records; branch instructions
+	# counted; the Branch Trace Store), intel-skl (the
 	# intel model as a Skylake, family 6 model 5EH, Hyper-Threading
 	# off: 8 general counters, stock's model tables, the off-core
 	# response registers, the 2019 microcode's TSX force-abort MSR,
@@ -242,7 +242,7 @@ x86_64)
 		qemu+=(-cpu max,vendor=GenuineIntel,pmu-version=5,pmu-fixed-mask=0x5$pmu_extra
 		       -icount $icount) ;;
 	intel-lbr)
-		qemu+=(-cpu max,vendor=GenuineIntel,pmu-version=5,pmu-arch-lbr=on,pmu-branches=on$pmu_extra
+		qemu+=(-cpu max,vendor=GenuineIntel,pmu-version=5,pmu-arch-lbr=on,pmu-branches=on,pmu-bts=on$pmu_extra
 		       -icount $icount) ;;
 	intel-skl)
 		skl_cpu=max,vendor=GenuineIntel,family=6,model=94,stepping=3

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Intel's Branch Trace Store behind the branch-instructions event: an
+ * Intel x86 driver takes PERF_COUNT_HW_BRANCH_INSTRUCTIONS sampled at a
+ * fixed period of 1 as a request for a trace of every taken branch,
+ * which the hardware writes into the BTS buffer of the debug store,
+ * and turns each record into a sample: ip the branch, addr its target.
+ * perf record -e branches:u -c 1 asks for this.
+ *
+ * The loop is written in assembly, so its trace is known:
+ *
+ *   bts_top:  dec %rdi
+ *   bts_jz:   jz bts_out		(taken once, at the end)
+ *   bts_j1:   jmp bts_mid
+ *   bts_mid:
+ *   bts_j2:   jmp bts_top
+ *   bts_out:
+ *   bts_ret:  ret
+ *
+ * bts_loop(n) takes bts_j1 and bts_j2 n - 1 times, then bts_jz and the
+ * ret: 2n branches from inside it, in that order, and a user-only trace
+ * of it must hold exactly those.
+ *
+ * The rules are stock 6.12's (arch/x86/events/intel/core.c): the period
+ * of 1 is BTS's, refused (EOPNOTSUPP) where the CPU has none, with
+ * kernel branches asked for, or with precise_ip; a period cannot be
+ * changed to 1 (PERF_EVENT_IOC_PERIOD: EINVAL), whatever the CPU has.
+ *
+ * The model (harness/boot.sh's intel-lbr, pmu-bts in our QEMU) has the
+ * debug store in its 64-bit format (CPUID.01H:EDX[21], ECX[2]) with BTS
+ * available in IA32_MISC_ENABLE; it never sets a record's predicted bit.
+ * On the intel model's CPUs without a debug store the trace cases skip.
+ * Skipped on AMD, which has no BTS, and on arm64.
+ */
+#include "kselftest_harness.h"
+#include "perf_test.h"
+#include "hw_test.h"
+
+#if defined(__x86_64__)
+asm(".text\n"
+	".p2align 4\n"
+	".globl bts_loop\n"
+	".type bts_loop, @function\n"
+	"bts_loop:\n"
+	"bts_top:\n\tdec %rdi\n"
+	"bts_jz:\n\tjz bts_out\n"
+	"bts_j1:\n\tjmp bts_mid\n"
+	"\tud2\n"
+	"bts_mid:\n"
+	"bts_j2:\n\tjmp bts_top\n"
+	"bts_out:\n"
+	"bts_ret:\n\tret\n"
+	"bts_loop_end:\n"
+	".size bts_loop, .-bts_loop\n");
+
+void bts_loop(unsigned long n);
+extern char bts_top[], bts_jz[], bts_j1[], bts_mid[], bts_j2[], bts_out[],
+	    bts_ret[], bts_loop_end[];
+#endif
+
+static const struct hw_pmu_desc *pmu;
+
+/* Ring pages for a trace of BTS_N iterations: 2 * BTS_N samples of 24 bytes */
+#define BTS_N		3000
+#define BTS_PAGES	128
+
+/*
+ * Intel, with the branch-instructions event (CPUID.0AH: listed, not
+ * marked unavailable): the BTS rules apply.  Sets *has_ds to whether
+ * the CPU has a 64-bit debug store, where the model keeps BTS.
+ */
+static const char *bts_cpu(bool *has_ds)
+{
+#if defined(__x86_64__)
+	unsigned int a, b, c, d;
+	char vendor[13];
+
+	__cpuid(0, a, b, c, d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+	vendor[12] = 0;
+	if (strcmp(vendor, "GenuineIntel"))
+		return "not an Intel CPU: no BTS";
+	__cpuid(0xa, a, b, c, d);
+	if (((a >> 24) & 0xff) <= 5 || (b & (1U << 5)))
+		return "CPUID.0AH: no branch instructions event";
+	__cpuid(1, a, b, c, d);
+	*has_ds = (d & (1U << 21)) && (c & (1U << 2));
+	return NULL;
+#else
+	return "x86 BTS cases";
+#endif
+}
+
+#define BTS_REQUIRE(has_ds) do {					\
+	const char *why;						\
+									\
+	HW_REQUIRE();							\
+	why = bts_cpu(&(has_ds));					\
+	if (why)							\
+		SKIP(return, "%s", why);				\
+} while (0)
+
+static void attr_bts(struct perf_event_attr *attr)
+{
+	attr_hw(attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	attr->sample_period = 1;
+	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ADDR;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+}
+
+/* Opening the period-1 event as asked: the fd, or -errno */
+static int open_bts(struct perf_event_attr *attr)
+{
+	int fd = sys_perf_event_open(attr, 0, -1, -1, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * A period of 1 is BTS's: with kernel branches or precise_ip it is
+ * refused, and where the CPU has no BTS at all.
+ */
+TEST(bts_period_one_rules)
+{
+	struct perf_event_attr attr;
+	bool has_ds = false;
+	int fd;
+
+	BTS_REQUIRE(has_ds);
+	attr_bts(&attr);
+	attr.exclude_kernel = 0;
+	EXPECT_EQ(-EOPNOTSUPP, open_bts(&attr));
+	attr_bts(&attr);
+	attr.precise_ip = 1;
+	EXPECT_EQ(-EOPNOTSUPP, open_bts(&attr));
+	attr_bts(&attr);
+	fd = open_bts(&attr);
+	if (has_ds) {
+		EXPECT_LE(0, fd) TH_LOG("branches:u -c 1: %s", strerror(-fd));
+	} else {
+		EXPECT_EQ(-EOPNOTSUPP, fd);
+	}
+	if (fd >= 0)
+		close(fd);
+	/* A frequency, or another period, is the counter's as ever */
+	attr_bts(&attr);
+	attr.sample_period = 2;
+	attr.exclude_kernel = 0;
+	fd = open_bts(&attr);
+	EXPECT_LE(0, fd) TH_LOG("branches -c 2: %s", strerror(-fd));
+	if (fd >= 0)
+		close(fd);
+}
+
+/* PERF_EVENT_IOC_PERIOD may not make a counter's event BTS's */
+TEST(bts_period_cannot_become_one)
+{
+	struct perf_event_attr attr;
+	bool has_ds = false;
+	__u64 period;
+	int fd;
+
+	BTS_REQUIRE(has_ds);
+	attr_bts(&attr);
+	attr.sample_period = 100000;
+	fd = open_bts(&attr);
+	ASSERT_LE(0, fd) TH_LOG("branches:u -c 100000: %s", strerror(-fd));
+	period = 1;
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_PERIOD, &period));
+	EXPECT_EQ(EINVAL, errno);
+	period = 2;
+	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &period));
+	close(fd);
+}
+
+#if defined(__x86_64__)
+/* Which of the loop's branches @from -> @to is, in trace order; -1: none */
+static int loop_branch(__u64 from, __u64 to)
+{
+	static const struct {
+		const char *from, *to;
+	} br[] = {
+		{ bts_j1, bts_mid }, { bts_j2, bts_top }, { bts_jz, bts_out },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(br); i++)
+		if (from == (unsigned long)br[i].from &&
+		    to == (unsigned long)br[i].to)
+			return i;
+	/* the ret, to its caller outside the loop */
+	if (from == (unsigned long)bts_ret &&
+	    (to < (unsigned long)bts_top || to >= (unsigned long)bts_loop_end))
+		return 3;
+	return -1;
+}
+
+static bool in_loop(__u64 ip)
+{
+	return ip >= (unsigned long)bts_top && ip < (unsigned long)bts_loop_end;
+}
+#endif
+
+/*
+ * The trace of a loop holds its 2n branches, each once, in the order
+ * they were taken, and no kernel address: every sample's ip is the
+ * branch, addr its target.
+ */
+TEST(bts_trace_exact)
+{
+#if defined(__x86_64__)
+	struct {
+		struct perf_event_header h;
+		__u64 ip, addr;
+	} s;
+	unsigned long in = 0, kernel = 0, bad = 0, lost = 0;
+	struct perf_event_attr attr;
+	bool has_ds = false;
+	struct perf_rb rb;
+	int fd, type, br;
+
+	BTS_REQUIRE(has_ds);
+	if (!has_ds)
+		SKIP(return, "no debug store: no BTS");
+	attr_bts(&attr);
+	fd = open_bts(&attr);
+	ASSERT_LE(0, fd) TH_LOG("branches:u -c 1: %s", strerror(-fd));
+	ASSERT_EQ(0, perf_rb_map(&rb, fd, BTS_PAGES));
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	bts_loop(BTS_N);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+
+	while ((type = perf_rb_fetch(&rb, &s, sizeof(s))) >= 0) {
+		if (type == PERF_RECORD_LOST)
+			lost++;
+		if (type != PERF_RECORD_SAMPLE)
+			continue;
+		if ((__s64)s.ip < 0 || (__s64)s.addr < 0)
+			kernel++;
+		if (!in_loop(s.ip))
+			continue;
+		/* j1 and j2 n - 1 times, then jz and the ret */
+		br = loop_branch(s.ip, s.addr);
+		if (in < 2 * (BTS_N - 1) ? br != (int)(in & 1)
+					 : br != 2 + (int)(in & 1)) {
+			if (bad++ < 3)
+				TH_LOG("branch %lu: %llx -> %llx", in,
+				       (unsigned long long)s.ip,
+				       (unsigned long long)s.addr);
+		}
+		in++;
+	}
+	perf_rb_unmap(&rb);
+	close(fd);
+	EXPECT_EQ(0, lost);
+	EXPECT_EQ(0, kernel);
+	EXPECT_EQ(0, bad);
+	EXPECT_EQ(2 * BTS_N, in);
+#else
+	SKIP(return, "x86 BTS cases");
+#endif
+}
+
+TEST_HARNESS_MAIN
