@@ -312,7 +312,11 @@ static struct x86c_br_save *x86c_br_save_of(struct perf_event *event,
 	return event->hw.target == task ? event->pmu_private : NULL;
 }
 
-static void x86c_br_destroy(struct perf_event *event)
+/**
+ * x86c_br_free - what x86c_br_alloc() took, at the event's destroy
+ * @event: any event of the PMU
+ */
+void x86c_br_free(struct perf_event *event)
 {
 	kfree(event->pmu_private);
 	event->pmu_private = NULL;
@@ -341,7 +345,6 @@ int x86c_br_alloc(struct x86c_pmu *p, struct perf_event *event)
 	if (!save)
 		return -ENOMEM;
 	event->pmu_private = save;
-	event->destroy = x86c_br_destroy;
 	return 0;
 }
 

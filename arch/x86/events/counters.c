@@ -15,6 +15,9 @@
  *   period.c	counter arithmetic: deltas, periods, load values.
  *   share.c	identical counting events reading one counter.
  *   pmi.c	the overflow interrupt, an NMI.
+ *   branches.c	branch records in samples (intel/lbr.c the hardware's).
+ *   intel/bts.c	the branch trace store: branch instructions at a
+ *		period of 1, an event that takes no counter.
  *   rdpmc.c	user-space reads: the mmap page's index, CR4.PCE per mm,
  *		the sysfs rdpmc knob.
  *   sysfs.c	the PMU's format/, events/ and caps/.
@@ -769,12 +772,49 @@ static int x86c_validate_group(struct x86c_pmu *p, struct perf_event *event)
 	return perf_assign_events(c, n, 0, 0, p->num_gp, NULL) ? -EINVAL : 0;
 }
 
+static void x86c_event_destroy(struct perf_event *event)
+{
+	x86c_br_free(event);
+}
+
+static void x86c_bts_event_destroy(struct perf_event *event)
+{
+	x86c_br_free(event);
+	x86c_bts_release();
+}
+
+/*
+ * What an event keeps until it is destroyed: the branch trace's
+ * buffers (@bts), room for its call stack.  Both or neither.
+ */
+static int x86c_event_take(struct x86c_pmu *p, struct perf_event *event,
+			   bool bts)
+{
+	int err;
+
+	err = x86c_br_alloc(p, event);
+	if (err)
+		return err;
+	if (bts) {
+		err = x86c_bts_reserve();
+		if (err) {
+			x86c_br_free(event);
+			return err;
+		}
+		event->destroy = x86c_bts_event_destroy;
+	} else if (event->pmu_private) {
+		event->destroy = x86c_event_destroy;
+	}
+	return 0;
+}
+
 static int x86c_event_init(struct perf_event *event)
 {
 	struct x86c_pmu *p = x86c_of(event);
 	struct hw_perf_event *hwc = &event->hw;
 	struct event_constraint *c;
 	u64 code, config1;
+	bool bts;
 	int err;
 
 	/*
@@ -825,6 +865,12 @@ static int x86c_event_init(struct perf_event *event)
 	err = p->vendor->hw_config(p, event);
 	if (err)
 		return err;
+	bts = x86c_bts_shape(p, event, hwc->sample_period);
+	if (bts) {
+		err = x86c_bts_check(p, event);
+		if (err)
+			return err;
+	}
 	/* An event only counters this part lacks can count could never run. */
 	c = x86c_constraint(p, hwc->config);
 	if (!c->weight)
@@ -847,17 +893,29 @@ static int x86c_event_init(struct perf_event *event)
 	err = x86c_validate_group(p, event);
 	if (err)
 		return err;
-	/* Last: nothing may fail after it (a refused event is not destroyed). */
-	return x86c_br_alloc(p, event);
+	/* Last: nothing may fail after them (a refused event is not destroyed). */
+	return x86c_event_take(p, event, bts);
 }
 
-/* PERF_EVENT_IOC_PERIOD: the new period, held to the same limit. */
+/*
+ * PERF_EVENT_IOC_PERIOD: the new period, held to the same limit; and
+ * never the branch trace's, which a counter cannot become.
+ */
 static int x86c_check_period(struct perf_event *event, u64 value)
 {
 	struct x86c_pmu *p = x86c_of(event);
 
+	if (x86c_bts_shape(p, event, value))
+		return -EINVAL;
 	return x86c_limit_period(p->period_limits, event->hw.config, value) >
 	       value ? -EINVAL : 0;
+}
+
+/* The branch-trace event on this CPU, which no counter holds (intel/bts.c) */
+static inline bool x86c_is_bts_here(struct x86c_cpu *cpu,
+				    struct perf_event *event)
+{
+	return unlikely(cpu->bts.event == event);
 }
 
 static int x86c_add(struct perf_event *event, int flags)
@@ -867,6 +925,8 @@ static int x86c_add(struct perf_event *event, int flags)
 	struct hw_perf_event *hwc = &event->hw;
 	int n = cpu->nr;
 
+	if (unlikely(p->bts && x86c_bts_shape(p, event, hwc->sample_period)))
+		return x86c_bts_add(p, cpu, event, flags);
 	if (x86c_share_add(p, cpu, event, flags))
 		return 0;
 	if (n >= X86C_MAX_EVENTS)
@@ -904,6 +964,10 @@ static void x86c_del(struct perf_event *event, int flags)
 	int idx = event->hw.idx;
 	int i;
 
+	if (x86c_is_bts_here(cpu, event)) {
+		x86c_bts_del(p, cpu, event);
+		return;
+	}
 	if (unlikely(cpu->share.nr) && x86c_share_del(p, cpu, event))
 		return;
 	for (i = 0; i < cpu->nr; i++)
@@ -943,6 +1007,10 @@ static void x86c_start(struct perf_event *event, int flags)
 		x86c_share_start(p, cpu, event);
 		return;
 	}
+	if (x86c_is_bts_here(cpu, event)) {
+		x86c_bts_start(p, cpu, event);
+		return;
+	}
 	if (hwc->idx < 0 || cpu->owner[hwc->idx] != event) {
 		/* Placed, not programmed: the next pmu_enable starts it. */
 		hwc->state &= ~PERF_HES_ARCH;
@@ -960,16 +1028,25 @@ static void x86c_stop_event(struct perf_event *event, int flags)
 
 	if (unlikely(cpu->share.nr) && x86c_share_stop(p, cpu, event))
 		return;
+	if (x86c_is_bts_here(cpu, event)) {
+		x86c_bts_stop(p, cpu, event);
+		return;
+	}
 	x86c_stop(p, cpu, event, flags);
 }
 
 static void x86c_read(struct perf_event *event)
 {
+	struct x86c_pmu *p = x86c_of(event);
+
 	/* A stopped rider's counter counts for others. */
 	if (unlikely(perf_share_is_rider(event)) &&
 	    !perf_share_counting(event))
 		return;
-	x86c_event_update(x86c_of(event), event);
+	/* A branch trace counts nothing: its samples are its output. */
+	if (x86c_is_bts_here(this_cpu_ptr(p->cpus), event))
+		return;
+	x86c_event_update(p, event);
 }
 
 /*

@@ -315,6 +315,21 @@ struct x86c_br_cpu {
 	struct x86c_br_stack	out;
 };
 
+struct debug_store;
+
+/**
+ * struct x86c_bts_cpu - one CPU's branch trace store (intel/bts.c)
+ * @event: the branch-trace event on this CPU, which takes no counter,
+ *	or NULL
+ * @ds: this CPU's debug store, where the CPU has BTS
+ *
+ * Part of struct x86c_cpu: its CPU's, touched with interrupts off.
+ */
+struct x86c_bts_cpu {
+	struct perf_event	*event;
+	struct debug_store	*ds;
+};
+
 /**
  * struct x86c_cpu - one CPU's counters
  * @disabled: between pmu_disable and pmu_enable: nothing counts
@@ -354,6 +369,7 @@ struct x86c_br_cpu {
  * @share: the events that read a counter of @events' (share.c), which
  *	are in no other field
  * @br: the branch records, where the PMU has them (branches.c)
+ * @bts: the branch trace store, where the CPU has it (intel/bts.c)
  *
  * Only its CPU touches it, with interrupts off (the PMI included).
  */
@@ -383,6 +399,7 @@ struct x86c_cpu {
 	struct event_constraint	ht_narrowed[X86C_MAX_EVENTS];
 	struct perf_share_riders share;
 	struct x86c_br_cpu	br;
+	struct x86c_bts_cpu	bts;
 };
 
 /**
@@ -577,6 +594,9 @@ struct x86c_lbr {
  * @status_extra: overflow-status bits beside the counters' that a
  *	feature of the vendor's sets and the handler acknowledges with
  *	theirs (Intel's LBR_FRZ)
+ * @bts_period: Intel: a period of 1 on branch instructions asks for the
+ *	branch trace store, whether the CPU has one or not (intel/bts.c)
+ * @bts: the CPU has it
  */
 struct x86c_pmu {
 	struct pmu			pmu;
@@ -634,6 +654,8 @@ struct x86c_pmu {
 	bool				shape_pending;
 	struct x86c_lbr			lbr;
 	u64				status_extra;
+	bool				bts_period;
+	bool				bts;
 };
 
 /*
@@ -904,6 +926,7 @@ void x86c_br_sched_in(struct x86c_pmu *p, struct x86c_cpu *cpu,
 void x86c_br_sched_out(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		       struct task_struct *task);
 int x86c_br_alloc(struct x86c_pmu *p, struct perf_event *event);
+void x86c_br_free(struct perf_event *event);
 int x86c_br_snapshot_on(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			struct perf_branch_entry *entries, unsigned int cnt);
 int x86c_br_snapshot(struct perf_branch_entry *entries, unsigned int cnt);
@@ -914,6 +937,63 @@ u32 x86c_br_request(u64 branch_sample_type);
 u32 x86c_br_passed(u32 lbr);
 int x86c_br_wanted(const struct x86c_lbr *lbr, u64 branch_sample_type,
 		   u32 *want);
+
+/* intel/bts.c: the branch trace store, behind a period of 1 */
+#ifdef CONFIG_CPU_SUP_INTEL
+void x86c_bts_probe(struct x86c_pmu *p);
+bool x86c_bts_shape(const struct x86c_pmu *p, const struct perf_event *event,
+		    u64 period);
+int x86c_bts_check(const struct x86c_pmu *p, const struct perf_event *event);
+int x86c_bts_reserve(void);
+void x86c_bts_release(void);
+void x86c_bts_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu);
+int x86c_bts_drain(struct x86c_pmu *p, struct x86c_cpu *cpu);
+int x86c_bts_add(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		 struct perf_event *event, int flags);
+void x86c_bts_start(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		    struct perf_event *event);
+void x86c_bts_stop(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		   struct perf_event *event);
+void x86c_bts_del(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		  struct perf_event *event);
+#else
+/* Only Intel core PMUs set bts_period, so none of these is reached. */
+static inline bool x86c_bts_shape(const struct x86c_pmu *p,
+				  const struct perf_event *event, u64 period)
+{
+	return false;
+}
+
+static inline int x86c_bts_check(const struct x86c_pmu *p,
+				 const struct perf_event *event)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int x86c_bts_reserve(void) { return -EOPNOTSUPP; }
+
+static inline void x86c_bts_release(void) { }
+
+static inline int x86c_bts_drain(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	return 0;
+}
+
+static inline int x86c_bts_add(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			       struct perf_event *event, int flags)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void x86c_bts_start(struct x86c_pmu *p, struct x86c_cpu *cpu,
+				  struct perf_event *event) { }
+
+static inline void x86c_bts_stop(struct x86c_pmu *p, struct x86c_cpu *cpu,
+				 struct perf_event *event) { }
+
+static inline void x86c_bts_del(struct x86c_pmu *p, struct x86c_cpu *cpu,
+				struct perf_event *event) { }
+#endif
 
 /* ht_excl.c */
 bool x86c_ht_wanted(const struct x86c_pmu *p);

@@ -145,7 +145,8 @@ static void x86c_pmi_stuck(struct x86c_pmu *p, struct x86c_cpu *cpu,
  * @cpu: this CPU's counters
  * @regs: where the interrupt came
  *
- * Return: how many counter overflows it handled (0: not ours).
+ * Return: how many counter overflows and full branch traces it handled
+ * (0: not ours).
  */
 int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		    struct pt_regs *regs)
@@ -169,6 +170,13 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	/* The branch records hold still while samples read them. */
 	if (cpu->br.users)
 		x86c_br_disable(p, cpu);
+	/*
+	 * A full branch trace raises the PMI with no status bit: the
+	 * stored branches are the sign.  The trace goes on meanwhile (it
+	 * stores no kernel branch).
+	 */
+	if (unlikely(cpu->bts.event))
+		handled += x86c_bts_drain(p, cpu);
 
 	status = x86c_pmi_status(p, cpu);
 	while (status) {
@@ -232,7 +240,8 @@ int x86c_pmi_nmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	 * removed after it overflowed masked the entry, and left masked
 	 * the next event on this CPU would never interrupt.
 	 */
-	if (!cpu->nr && time_after_eq(jiffies, cpu->nmi_window_end)) {
+	if (!cpu->nr && !cpu->bts.event &&
+	    time_after_eq(jiffies, cpu->nmi_window_end)) {
 		p->hw->unmask_pmi();
 		return NMI_DONE;
 	}

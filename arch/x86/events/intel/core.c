@@ -444,6 +444,7 @@ static void intel_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
 	intel_apply_debugctl(p);
 	x86c_intel_lbr_cpu_starting(p);
+	x86c_bts_cpu_starting(p, cpu);
 	/* Whatever firmware or a kexec'd kernel left: TSX until we need 3. */
 	if (p->tsx_force_abort) {
 		cpu->rtm_force_abort = true;
@@ -773,6 +774,7 @@ int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom)
 	p->vendor_group = &x86c_intel_pmu_group;
 	intel_family_tables(p, f);
 	x86c_intel_lbr_probe(p, f);
+	x86c_bts_probe(p);
 	p->tsx_force_abort = f && f->tsx_force_abort && p->num_gp > 3 &&
 			     boot_cpu_has(X86_FEATURE_TSX_FORCE_ABORT) &&
 			     !boot_cpu_has(X86_FEATURE_RTM_ALWAYS_ABORT);

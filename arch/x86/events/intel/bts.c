@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfcore: Intel's Branch Trace Store behind the branch-instructions
+ * event.
+ *
+ * An event counting branch instructions, sampled at a fixed period of 1,
+ * asks for a sample per branch; a counter cannot give that, but BTS can:
+ * with DEBUGCTL's TR and BTS set the CPU stores a record (from, to,
+ * flags) of every taken branch in a buffer the debug store describes,
+ * and raises the PMI when the buffer reaches its interrupt threshold.
+ * The event takes no counter: it owns its CPU's trace while it is on
+ * it, one such event per CPU (a second waits its turn, as an event with
+ * no free counter does).  Each record becomes a sample whose ip is the
+ * branch and addr its target.
+ *
+ * The rules are upstream's, so perf cannot tell: a period of 1 on
+ * branch instructions (event and unit mask as the PMU maps the generic
+ * event) is BTS's on every Intel core PMU, sampled by period and not by
+ * frequency, on the host; refused with EOPNOTSUPP where the CPU has no
+ * BTS, when kernel branches are asked for, or precise_ip; and
+ * PERF_EVENT_IOC_PERIOD may not turn a counter's event into one
+ * (EINVAL).
+ *
+ * Kernel branches are never traced (BTS_OFF_OS is always set), so the
+ * trace needs no stopping while the kernel runs: not around pmu_disable
+ * (upstream stops and restarts it there, two DEBUGCTL writes each time)
+ * nor while the PMI drains the buffer.  What the hardware still stores
+ * are the crossings between user and kernel mode (a system call, an
+ * interrupt), whose kernel end is dropped from the samples.  The trace
+ * stops, and the buffer is drained, when the event leaves the CPU.
+ *
+ * The debug store (struct debug_store, per CPU) and the buffers sit in
+ * the CPU entry area, which every address space maps, since the CPU
+ * writes them through the page tables of whatever runs, user ones under
+ * page-table isolation included.  The buffers exist while BTS events
+ * do: the first one's event_init allocates every possible CPU's and
+ * maps them there, the last one's destroy unmaps and frees them.
+ *
+ * Locking: x86c_bts_mutex guards x86c_bts_users and the buffers'
+ * allocation (process context, event_init and destroy).  struct
+ * x86c_bts_cpu is its CPU's, touched with interrupts off by the PMU
+ * callbacks and the PMI, as the rest of struct x86c_cpu.  The debug
+ * store's BTS fields are the hardware's and the PMI's: written while
+ * the buffers are set up (no event traces then) and by the drain on
+ * its own CPU.
+ */
+
+#include <linux/gfp.h>
+#include <linux/io.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+
+#include <asm/cpu_entry_area.h>
+#include <asm/intel_ds.h>
+#include <asm/msr.h>
+#include <asm/tlbflush.h>
+
+#include "../counters.h"
+
+/* One stored branch, as the 64-bit debug store format lays it out. */
+struct x86c_bts_record {
+	u64	from;
+	u64	to;
+	u64	flags;
+};
+
+#define X86C_BTS_RECORDS	(BTS_BUFFER_SIZE / sizeof(struct x86c_bts_record))
+/*
+ * The PMI comes this many records before the buffer is full: the CPU
+ * goes on storing until the NMI is taken, and what passes the end is
+ * lost.
+ */
+#define X86C_BTS_SLACK		(X86C_BTS_RECORDS / 16)
+
+static DEFINE_MUTEX(x86c_bts_mutex);
+static unsigned int x86c_bts_users;
+static DEFINE_PER_CPU(struct page *, x86c_bts_pages);
+
+/**
+ * x86c_bts_probe - does the CPU store branch traces
+ * @p: an Intel core PMU, being probed
+ *
+ * BTS needs the debug store in its 64-bit format: CPUID's DTES64, and
+ * the BTS feature the kernel reads from IA32_MISC_ENABLE.
+ */
+void x86c_bts_probe(struct x86c_pmu *p)
+{
+	p->bts_period = true;
+	p->bts = boot_cpu_has(X86_FEATURE_BTS) &&
+		 boot_cpu_has(X86_FEATURE_DTES64);
+}
+
+/**
+ * x86c_bts_shape - would @event at @period be a branch trace
+ * @p: its PMU
+ * @event: an event whose hw.config holds its event code
+ * @period: its sampling period, as it is or as it would become
+ *
+ * Return: whether the PMU takes it for BTS's (upstream's rule, on every
+ * Intel core PMU, whether the CPU has BTS or not).
+ */
+bool x86c_bts_shape(const struct x86c_pmu *p, const struct perf_event *event,
+		    u64 period)
+{
+	u64 code = event->hw.config & (ARCH_PERFMON_EVENTSEL_EVENT |
+				       ARCH_PERFMON_EVENTSEL_UMASK);
+
+	return p->bts_period && period == 1 && !event->attr.freq &&
+	       !event->attr.exclude_host &&
+	       code == p->event_map[PERF_COUNT_HW_BRANCH_INSTRUCTIONS];
+}
+
+/**
+ * x86c_bts_check - may @event, a branch trace, be one here
+ * @p: its PMU
+ * @event: an event x86c_bts_shape() took for a trace
+ *
+ * Return: 0, or -EOPNOTSUPP: no BTS, kernel branches asked for, or
+ * precise_ip.
+ */
+int x86c_bts_check(const struct x86c_pmu *p, const struct perf_event *event)
+{
+	if (!p->bts || !event->attr.exclude_kernel || event->attr.precise_ip)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* ---- the buffers ---------------------------------------------------- */
+
+static void x86c_bts_map(unsigned int cpu, struct page *pages)
+{
+	char *cea = get_cpu_entry_area(cpu)->cpu_debug_buffers.bts_buffer;
+	phys_addr_t pa = pages ? page_to_phys(pages) : 0;
+	pgprot_t prot = pages ? PAGE_KERNEL : PAGE_NONE;
+	size_t off;
+
+	for (off = 0; off < BTS_BUFFER_SIZE; off += PAGE_SIZE)
+		cea_set_pte(cea + off, pages ? pa + off : 0, prot);
+	flush_tlb_kernel_range((unsigned long)cea,
+			       (unsigned long)cea + BTS_BUFFER_SIZE);
+}
+
+/* Describe @cpu's buffer, or none, in its debug store. */
+static void x86c_bts_describe(unsigned int cpu, bool on)
+{
+	struct debug_store *ds = &per_cpu(cpu_debug_store, cpu);
+	u64 base = on ? (unsigned long)
+		   get_cpu_entry_area(cpu)->cpu_debug_buffers.bts_buffer : 0;
+	u64 end = base + X86C_BTS_RECORDS * sizeof(struct x86c_bts_record);
+
+	ds->bts_buffer_base = base;
+	ds->bts_index = base;
+	ds->bts_absolute_maximum = on ? end : 0;
+	ds->bts_interrupt_threshold = on ? end - X86C_BTS_SLACK *
+					   sizeof(struct x86c_bts_record) : 0;
+}
+
+static void x86c_bts_free(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct page *pages = per_cpu(x86c_bts_pages, cpu);
+
+		if (!pages)
+			continue;
+		x86c_bts_describe(cpu, false);
+		x86c_bts_map(cpu, NULL);
+		__free_pages(pages, get_order(BTS_BUFFER_SIZE));
+		per_cpu(x86c_bts_pages, cpu) = NULL;
+	}
+}
+
+static int x86c_bts_alloc(void)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct page *pages;
+
+		pages = alloc_pages_node(cpu_to_node(cpu),
+					 GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
+					 get_order(BTS_BUFFER_SIZE));
+		if (!pages) {
+			x86c_bts_free();
+			return -ENOMEM;
+		}
+		per_cpu(x86c_bts_pages, cpu) = pages;
+		x86c_bts_map(cpu, pages);
+		x86c_bts_describe(cpu, true);
+	}
+	return 0;
+}
+
+/**
+ * x86c_bts_reserve - the buffers, for a new branch-trace event
+ *
+ * Process context.  Return: 0, or -ENOMEM.
+ */
+int x86c_bts_reserve(void)
+{
+	int err = 0;
+
+	mutex_lock(&x86c_bts_mutex);
+	if (!x86c_bts_users)
+		err = x86c_bts_alloc();
+	if (!err)
+		x86c_bts_users++;
+	mutex_unlock(&x86c_bts_mutex);
+	return err;
+}
+
+/**
+ * x86c_bts_release - a branch-trace event is gone: the last one frees
+ *	the buffers
+ *
+ * No event traces any more on any CPU: each one's del stopped it.
+ */
+void x86c_bts_release(void)
+{
+	mutex_lock(&x86c_bts_mutex);
+	if (!WARN_ON_ONCE(!x86c_bts_users) && !--x86c_bts_users)
+		x86c_bts_free();
+	mutex_unlock(&x86c_bts_mutex);
+}
+
+/**
+ * x86c_bts_cpu_starting - point a CPU coming up at its debug store
+ * @p: the PMU
+ * @cpu: that CPU's counters, on it
+ *
+ * Through the CPU entry area's mapping, which user page tables have.
+ */
+void x86c_bts_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	unsigned int id = smp_processor_id();
+
+	if (!p->bts)
+		return;
+	cpu->bts.ds = &per_cpu(cpu_debug_store, id);
+	p->hw->write_msr(MSR_IA32_DS_AREA, (unsigned long)
+			 &get_cpu_entry_area(id)->cpu_debug_store);
+}
+
+/* ---- tracing -------------------------------------------------------- */
+
+static void x86c_bts_debugctl(struct x86c_pmu *p, u64 set, u64 clear)
+{
+	u64 old = p->hw->read_msr(MSR_IA32_DEBUGCTLMSR);
+
+	p->hw->write_msr(MSR_IA32_DEBUGCTLMSR, (old & ~clear) | set);
+}
+
+#define X86C_BTS_BITS	(DEBUGCTLMSR_TR | DEBUGCTLMSR_BTS | DEBUGCTLMSR_BTINT | \
+			 DEBUGCTLMSR_BTS_OFF_OS | DEBUGCTLMSR_BTS_OFF_USR)
+
+/*
+ * A record the event's samples keep: with kernel branches excluded,
+ * none with a kernel address at either end.
+ */
+static bool x86c_bts_keeps(const struct perf_event *event,
+			   const struct x86c_bts_record *r)
+{
+	return !event->attr.exclude_kernel ||
+	       ((s64)r->from >= 0 && (s64)r->to >= 0);
+}
+
+/*
+ * The records [@first, @end) as samples of @event, in one piece of its
+ * ring buffer: all of them, or none (counted lost) where they do not
+ * fit.  Their fields other than ip and addr are the drain's, the same
+ * for each; no registers (the branch is long past).
+ */
+static void x86c_bts_output(struct perf_event *event,
+			    const struct x86c_bts_record *first,
+			    const struct x86c_bts_record *end)
+{
+	const struct x86c_bts_record *r;
+	struct perf_output_handle handle;
+	struct perf_event_header header;
+	struct perf_sample_data data;
+	struct pt_regs none = {};
+	unsigned int kept = 0;
+
+	for (r = first; r < end; r++)
+		kept += x86c_bts_keeps(event, r);
+
+	perf_sample_data_init(&data, 0, event->hw.last_period);
+	rcu_read_lock();
+	perf_prepare_sample(&data, event, &none);
+	perf_prepare_header(&header, &data, event, &none);
+	if (!perf_output_begin(&handle, &data, event, kept * header.size)) {
+		for (r = first; r < end; r++) {
+			if (!x86c_bts_keeps(event, r))
+				continue;
+			data.ip = r->from;
+			data.addr = r->to;
+			perf_output_sample(&handle, &header, &data, event);
+		}
+		perf_output_end(&handle);
+		event->hw.interrupts++;
+		event->pending_kill = POLL_IN;
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * x86c_bts_drain - the stored branches become samples; the buffer empty
+ * @p: the PMU
+ * @cpu: this CPU's counters, interrupts off: the PMI, or the event
+ *	leaving with its trace stopped
+ *
+ * Return: 1 if there were records (the PMI was ours), else 0.
+ */
+int x86c_bts_drain(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	struct perf_event *event = cpu->bts.event;
+	struct debug_store *ds = cpu->bts.ds;
+	const struct x86c_bts_record *first, *end;
+
+	if (!event)
+		return 0;
+	first = (const void *)(unsigned long)ds->bts_buffer_base;
+	end = (const void *)(unsigned long)ds->bts_index;
+	if (end <= first)
+		return 0;
+	/* The CPU stores no kernel branch: nothing comes in meanwhile. */
+	ds->bts_index = ds->bts_buffer_base;
+	x86c_bts_output(event, first, end);
+	return 1;
+}
+
+/**
+ * x86c_bts_add - a branch-trace event goes on this CPU
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ * @event: the event
+ * @flags: PERF_EF_START to trace at once
+ *
+ * Return: 0, or -EBUSY while another event traces here.
+ */
+int x86c_bts_add(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		 struct perf_event *event, int flags)
+{
+	if (cpu->bts.event)
+		return -EBUSY;
+	cpu->bts.event = event;
+	event->hw.idx = -1;
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		x86c_bts_start(p, cpu, event);
+	return 0;
+}
+
+/**
+ * x86c_bts_start - trace, into an empty buffer
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ * @event: the event tracing here (x86c_bts_add())
+ */
+void x86c_bts_start(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		    struct perf_event *event)
+{
+	u64 set = DEBUGCTLMSR_TR | DEBUGCTLMSR_BTS | DEBUGCTLMSR_BTINT |
+		  DEBUGCTLMSR_BTS_OFF_OS;
+
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		return;
+	if (event->attr.exclude_user)
+		set |= DEBUGCTLMSR_BTS_OFF_USR;
+	cpu->bts.ds->bts_index = cpu->bts.ds->bts_buffer_base;
+	event->hw.state = 0;
+	x86c_bts_debugctl(p, set, X86C_BTS_BITS);
+}
+
+/**
+ * x86c_bts_stop - stop tracing; what was traced becomes samples
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ * @event: the event tracing here
+ */
+void x86c_bts_stop(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		   struct perf_event *event)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	x86c_bts_debugctl(p, 0, X86C_BTS_BITS);
+	x86c_bts_drain(p, cpu);
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+/**
+ * x86c_bts_del - the tracing event leaves this CPU
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ * @event: the event tracing here
+ */
+void x86c_bts_del(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		  struct perf_event *event)
+{
+	x86c_bts_stop(p, cpu, event);
+	cpu->bts.event = NULL;
+	perf_event_update_userpage(event);
+}
