@@ -203,6 +203,43 @@ static bool in_loop(__u64 ip)
 #endif
 
 /*
+ * The samples of @rb's trace in the loop: checked against its trace
+ * order (j1 and j2 n - 1 times, then jz and the ret), as counts: in the
+ * loop, out of order, with a kernel address, records lost.
+ */
+struct bts_tally {
+	unsigned long in, bad, kernel, lost;
+};
+
+#if defined(__x86_64__)
+static void bts_tally(struct perf_rb *rb, unsigned long n,
+		      struct bts_tally *t)
+{
+	struct {
+		struct perf_event_header h;
+		__u64 ip, addr;
+	} s;
+	int type, br;
+
+	while ((type = perf_rb_fetch(rb, &s, sizeof(s))) >= 0) {
+		if (type == PERF_RECORD_LOST)
+			t->lost++;
+		if (type != PERF_RECORD_SAMPLE)
+			continue;
+		if ((__s64)s.ip < 0 || (__s64)s.addr < 0)
+			t->kernel++;
+		if (!in_loop(s.ip))
+			continue;
+		br = loop_branch(s.ip, s.addr);
+		if (t->in < 2 * (n - 1) ? br != (int)(t->in & 1)
+					: br != 2 + (int)(t->in & 1))
+			t->bad++;
+		t->in++;
+	}
+}
+#endif
+
+/*
  * The trace of a loop holds its 2n branches, each once, in the order
  * they were taken, and no kernel address: every sample's ip is the
  * branch, addr its target.
@@ -210,15 +247,11 @@ static bool in_loop(__u64 ip)
 TEST(bts_trace_exact)
 {
 #if defined(__x86_64__)
-	struct {
-		struct perf_event_header h;
-		__u64 ip, addr;
-	} s;
-	unsigned long in = 0, kernel = 0, bad = 0, lost = 0;
+	struct bts_tally t = {};
 	struct perf_event_attr attr;
 	bool has_ds = false;
 	struct perf_rb rb;
-	int fd, type, br;
+	int fd;
 
 	BTS_REQUIRE(has_ds);
 	if (!has_ds)
@@ -230,33 +263,62 @@ TEST(bts_trace_exact)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	bts_loop(BTS_N);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-
-	while ((type = perf_rb_fetch(&rb, &s, sizeof(s))) >= 0) {
-		if (type == PERF_RECORD_LOST)
-			lost++;
-		if (type != PERF_RECORD_SAMPLE)
-			continue;
-		if ((__s64)s.ip < 0 || (__s64)s.addr < 0)
-			kernel++;
-		if (!in_loop(s.ip))
-			continue;
-		/* j1 and j2 n - 1 times, then jz and the ret */
-		br = loop_branch(s.ip, s.addr);
-		if (in < 2 * (BTS_N - 1) ? br != (int)(in & 1)
-					 : br != 2 + (int)(in & 1)) {
-			if (bad++ < 3)
-				TH_LOG("branch %lu: %llx -> %llx", in,
-				       (unsigned long long)s.ip,
-				       (unsigned long long)s.addr);
-		}
-		in++;
-	}
+	bts_tally(&rb, BTS_N, &t);
 	perf_rb_unmap(&rb);
 	close(fd);
-	EXPECT_EQ(0, lost);
-	EXPECT_EQ(0, kernel);
-	EXPECT_EQ(0, bad);
-	EXPECT_EQ(2 * BTS_N, in);
+	EXPECT_EQ(0, t.lost);
+	EXPECT_EQ(0, t.kernel);
+	EXPECT_EQ(0, t.bad);
+	EXPECT_EQ(2 * BTS_N, t.in);
+#else
+	SKIP(return, "x86 BTS cases");
+#endif
+}
+
+/*
+ * An inherited trace: a child forked after the event was enabled runs
+ * the loop while the parent waits, its trace goes to the parent's
+ * buffer through its own copy of the event (whose event_init takes the
+ * trace's buffers again), and the parent traced nothing of the loop.
+ * The child's trace is exactly the loop's, across the switches between
+ * the two tasks on their one CPU.  The event is CPU 0's, as perf record
+ * opens one per CPU: an inherited event of any CPU cannot be mapped.
+ */
+TEST(bts_trace_inherited)
+{
+#if defined(__x86_64__)
+	struct bts_tally t = {};
+	struct perf_event_attr attr;
+	bool has_ds = false;
+	struct perf_rb rb;
+	int fd, status;
+	pid_t pid;
+
+	BTS_REQUIRE(has_ds);
+	if (!has_ds)
+		SKIP(return, "no debug store: no BTS");
+	ASSERT_EQ(0, pin_to_cpu(0));
+	attr_bts(&attr);
+	attr.inherit = 1;
+	fd = sys_perf_event_open(&attr, 0, 0, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("branches:u -c 1, inherit: %s", strerror(errno));
+	ASSERT_EQ(0, perf_rb_map(&rb, fd, BTS_PAGES));
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		bts_loop(BTS_N);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	bts_tally(&rb, BTS_N, &t);
+	perf_rb_unmap(&rb);
+	close(fd);
+	EXPECT_EQ(0, t.lost);
+	EXPECT_EQ(0, t.kernel);
+	EXPECT_EQ(0, t.bad);
+	EXPECT_EQ(2 * BTS_N, t.in);
 #else
 	SKIP(return, "x86 BTS cases");
 #endif
