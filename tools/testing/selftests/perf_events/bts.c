@@ -324,4 +324,73 @@ TEST(bts_trace_inherited)
 #endif
 }
 
+/*
+ * The trace beside last branch records: a task samples its branch stack
+ * (Architectural LBR, whose freeze on PMI shares DEBUGCTL with BTS's
+ * bits) while it traces.  Neither disturbs the other: the trace stays
+ * exact, and the stack samples taken in the loop hold records.
+ */
+TEST(bts_beside_lbr)
+{
+#if defined(__x86_64__)
+	struct {
+		struct perf_event_header h;
+		__u64 ip, nr;
+	} ls;
+	unsigned long lbr_samples = 0, empty = 0;
+	struct perf_event_attr attr;
+	struct bts_tally t = {};
+	struct perf_rb rb, lrb;
+	unsigned int a, b, c, d;
+	bool has_ds = false;
+	int fd, lfd, type;
+
+	BTS_REQUIRE(has_ds);
+	if (!has_ds)
+		SKIP(return, "no debug store: no BTS");
+	__cpuid_count(7, 0, a, b, c, d);
+	if (!(d & (1U << 19)))
+		SKIP(return, "no Architectural LBR");
+	attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.sample_period = 2003;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+				  PERF_SAMPLE_BRANCH_USER;
+	lfd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, lfd) TH_LOG("branch stack: %s", strerror(errno));
+	ASSERT_EQ(0, perf_rb_map(&lrb, lfd, 64));
+	attr_bts(&attr);
+	fd = open_bts(&attr);
+	ASSERT_LE(0, fd) TH_LOG("branches:u -c 1: %s", strerror(-fd));
+	ASSERT_EQ(0, perf_rb_map(&rb, fd, BTS_PAGES));
+	ioctl(lfd, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	bts_loop(BTS_N);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(lfd, PERF_EVENT_IOC_DISABLE, 0);
+
+	bts_tally(&rb, BTS_N, &t);
+	while ((type = perf_rb_fetch(&lrb, &ls, sizeof(ls))) >= 0) {
+		if (type != PERF_RECORD_SAMPLE || !in_loop(ls.ip))
+			continue;
+		lbr_samples++;
+		empty += !ls.nr;
+	}
+	perf_rb_unmap(&rb);
+	perf_rb_unmap(&lrb);
+	close(fd);
+	close(lfd);
+	EXPECT_EQ(0, t.lost);
+	EXPECT_EQ(0, t.kernel);
+	EXPECT_EQ(0, t.bad);
+	EXPECT_EQ(2 * BTS_N, t.in);
+	EXPECT_LT(2, lbr_samples);
+	EXPECT_EQ(0, empty);
+#else
+	SKIP(return, "x86 BTS cases");
+#endif
+}
+
 TEST_HARNESS_MAIN
