@@ -947,6 +947,7 @@ int x86c_bts_check(const struct x86c_pmu *p, const struct perf_event *event);
 int x86c_bts_reserve(void);
 void x86c_bts_release(void);
 void x86c_bts_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu);
+void x86c_bts_resume(void);
 int x86c_bts_drain(struct x86c_pmu *p, struct x86c_cpu *cpu);
 int x86c_bts_add(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		 struct perf_event *event, int flags);

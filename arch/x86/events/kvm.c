@@ -132,7 +132,7 @@ EXPORT_SYMBOL_GPL(perf_guest_get_msrs);
 
 /**
  * x86_perf_get_lbr - the host's last-branch-record geometry
- * @lbr: filled in; all zero, LBR is not driven yet
+ * @lbr: filled in; all zero: KVM's guests get no LBR from perfcore yet
  */
 void x86_perf_get_lbr(struct x86_pmu_lbr *lbr)
 {
@@ -141,12 +141,12 @@ void x86_perf_get_lbr(struct x86_pmu_lbr *lbr)
 EXPORT_SYMBOL_GPL(x86_perf_get_lbr);
 
 /*
- * Resume from hibernation or suspend: the debug store's address is
- * reloaded for BTS or PEBS to write to.  Neither is driven, so the MSR
- * stays as firmware left it and nothing will read it.
+ * Resume from hibernation or suspend: the boot CPU's debug store
+ * address, for BTS to write to (the other CPUs come up again).
  */
 void perf_restore_debug_store(void)
 {
+	x86c_bts_resume();
 }
 
 /* VMX on or off: no Intel PT tracing to stop around it. */

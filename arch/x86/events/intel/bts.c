@@ -224,22 +224,41 @@ void x86c_bts_release(void)
 	mutex_unlock(&x86c_bts_mutex);
 }
 
+/*
+ * Point this CPU at its debug store, through the CPU entry area's
+ * mapping, which user page tables have.
+ */
+static void x86c_bts_point(struct x86c_pmu *p)
+{
+	p->hw->write_msr(MSR_IA32_DS_AREA, (unsigned long)
+			 &get_cpu_entry_area(smp_processor_id())->cpu_debug_store);
+}
+
 /**
- * x86c_bts_cpu_starting - point a CPU coming up at its debug store
+ * x86c_bts_cpu_starting - a CPU coming up, where the CPU has BTS
  * @p: the PMU
  * @cpu: that CPU's counters, on it
- *
- * Through the CPU entry area's mapping, which user page tables have.
  */
 void x86c_bts_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
-	unsigned int id = smp_processor_id();
-
 	if (!p->bts)
 		return;
-	cpu->bts.ds = &per_cpu(cpu_debug_store, id);
-	p->hw->write_msr(MSR_IA32_DS_AREA, (unsigned long)
-			 &get_cpu_entry_area(id)->cpu_debug_store);
+	cpu->bts.ds = this_cpu_ptr(&cpu_debug_store);
+	x86c_bts_point(p);
+}
+
+/**
+ * x86c_bts_resume - the CPU back from a sleep that lost IA32_DS_AREA
+ *
+ * The boot CPU, which does not go through bring-up again; interrupts
+ * off.
+ */
+void x86c_bts_resume(void)
+{
+	struct x86c_pmu *p = x86c_here();
+
+	if (p && p->bts)
+		x86c_bts_point(p);
 }
 
 /* ---- tracing -------------------------------------------------------- */
