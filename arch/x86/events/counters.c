@@ -729,6 +729,19 @@ static bool x86c_br_fits(struct perf_event **first, struct perf_event *event)
 }
 
 /*
+ * The counters @e asks for in a group's check, or NULL for a branch
+ * trace, which takes none (it still counts against the group's size,
+ * as upstream counts it).
+ */
+static struct event_constraint *x86c_group_constraint(struct x86c_pmu *p,
+						      struct perf_event *e)
+{
+	if (unlikely(x86c_bts_shape(p, e, e->hw.sample_period)))
+		return NULL;
+	return x86c_constraint(p, e->hw.config);
+}
+
+/*
  * Would the group still fit an empty PMU with @event in it?  Counted as
  * the scheduler will: the leader whatever its state, the other members
  * unless they are off.
@@ -740,7 +753,7 @@ static int x86c_validate_group(struct x86c_pmu *p, struct perf_event *event)
 	struct perf_event *br_first = NULL;
 	struct x86c_extra_state extra = {};
 	int max = p->num_gp + p->num_fixed;
-	int n = 0;
+	int n = 0, members = 0;
 
 	/*
 	 * A new leader has no members yet, and no context either, whose
@@ -752,22 +765,28 @@ static int x86c_validate_group(struct x86c_pmu *p, struct perf_event *event)
 	if (leader->pmu == event->pmu) {
 		x86c_extra_get(p, &extra, leader, false);
 		x86c_br_fits(&br_first, leader);
-		c[n++] = x86c_constraint(p, leader->hw.config);
+		members++;
+		c[n] = x86c_group_constraint(p, leader);
+		n += !!c[n];
 	}
 	for_each_sibling_event(sibling, leader) {
 		if (sibling->pmu != event->pmu ||
 		    sibling->state <= PERF_EVENT_STATE_OFF)
 			continue;
-		if (n >= max || x86c_extra_get(p, &extra, sibling, false) ||
+		if (members >= max ||
+		    x86c_extra_get(p, &extra, sibling, false) ||
 		    !x86c_br_fits(&br_first, sibling))
 			return -EINVAL;
-		c[n++] = x86c_constraint(p, sibling->hw.config);
+		members++;
+		c[n] = x86c_group_constraint(p, sibling);
+		n += !!c[n];
 	}
 	if (event != leader) {
-		if (n >= max || x86c_extra_get(p, &extra, event, false) ||
+		if (members >= max || x86c_extra_get(p, &extra, event, false) ||
 		    !x86c_br_fits(&br_first, event))
 			return -EINVAL;
-		c[n++] = x86c_constraint(p, event->hw.config);
+		c[n] = x86c_group_constraint(p, event);
+		n += !!c[n];
 	}
 	return perf_assign_events(c, n, 0, 0, p->num_gp, NULL) ? -EINVAL : 0;
 }
