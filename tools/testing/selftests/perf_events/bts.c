@@ -393,4 +393,58 @@ TEST(bts_beside_lbr)
 #endif
 }
 
+/*
+ * A trace in a group takes no counter: as many events on general-purpose
+ * counters as the CPU has fit beside it, one more does not (the group
+ * has more than the counters), and the group runs with its trace exact.
+ * The events are raw 0x2e, unit mask 0x4f (LLC references, which only
+ * the general-purpose counters count), on (a member that is off is not
+ * checked).  Upstream gives the trace a counter of its own that is none
+ * of the CPU's.
+ */
+TEST(bts_group_takes_no_counter)
+{
+#if defined(__x86_64__)
+	struct perf_event_attr attr;
+	struct bts_tally t = {};
+	int fd, member[HW_MAX_COUNTERS], i, extra;
+	bool has_ds = false;
+	struct perf_rb rb;
+
+	BTS_REQUIRE(has_ds);
+	if (!has_ds)
+		SKIP(return, "no debug store: no BTS");
+	ASSERT_GT(HW_MAX_COUNTERS, pmu->gp_counters);
+	attr_bts(&attr);
+	fd = open_bts(&attr);
+	ASSERT_LE(0, fd) TH_LOG("branches:u -c 1: %s", strerror(-fd));
+	ASSERT_EQ(0, perf_rb_map(&rb, fd, BTS_PAGES));
+	for (i = 0; i < pmu->gp_counters; i++) {
+		member[i] = open_hw_user(PERF_TYPE_RAW, 0x4f2e, 0, fd);
+		ASSERT_LE(0, member[i])
+			TH_LOG("member %d of %d: %s", i + 1, pmu->gp_counters,
+			       strerror(errno));
+	}
+	extra = open_hw_user(PERF_TYPE_RAW, 0x4f2e, 0, fd);
+	EXPECT_EQ(-1, extra);
+	EXPECT_EQ(EINVAL, errno);
+	if (extra >= 0)
+		close(extra);
+
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	bts_loop(BTS_N);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	bts_tally(&rb, BTS_N, &t);
+	perf_rb_unmap(&rb);
+	for (i = 0; i < pmu->gp_counters; i++)
+		close(member[i]);
+	close(fd);
+	EXPECT_EQ(0, t.lost);
+	EXPECT_EQ(0, t.bad);
+	EXPECT_EQ(2 * BTS_N, t.in);
+#else
+	SKIP(return, "x86 BTS cases");
+#endif
+}
+
 TEST_HARNESS_MAIN
