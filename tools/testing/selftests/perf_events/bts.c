@@ -239,6 +239,39 @@ static void bts_tally(struct perf_rb *rb, unsigned long n,
 }
 #endif
 
+/* The trace cases: skipped without a debug store, where BTS is */
+#define BTS_TRACE_REQUIRE(has_ds) do {					\
+	BTS_REQUIRE(has_ds);						\
+	if (!(has_ds))							\
+		SKIP(return, "no debug store: no BTS");			\
+} while (0)
+
+/* Open @attr's trace on @cpu in group @group, its ring in @rb */
+#define BTS_OPEN(fd, attr, cpu, group, rb) do {			\
+	fd = sys_perf_event_open(attr, 0, cpu, group, 0);		\
+	ASSERT_LE(0, fd) TH_LOG("branches:u -c 1: %s", strerror(errno)); \
+	ASSERT_EQ(0, perf_rb_map(rb, fd, BTS_PAGES));			\
+} while (0)
+
+#if defined(__x86_64__)
+/* Tally the trace of @n iterations from @rb, then unmap and close it */
+static void bts_collect(struct perf_rb *rb, int fd, unsigned long n,
+			struct bts_tally *t)
+{
+	bts_tally(rb, n, t);
+	perf_rb_unmap(rb);
+	close(fd);
+}
+#endif
+
+/* Exactly the loop's 2 * @n branches, in order, nothing else or lost */
+#define EXPECT_TRACE_EXACT(t, n) do {					\
+	EXPECT_EQ(0, (t).lost);						\
+	EXPECT_EQ(0, (t).kernel);					\
+	EXPECT_EQ(0, (t).bad);						\
+	EXPECT_EQ(2 * (n), (t).in);					\
+} while (0)
+
 /*
  * The trace of a loop holds its 2n branches, each once, in the order
  * they were taken, and no kernel address: every sample's ip is the
@@ -253,23 +286,14 @@ TEST(bts_trace_exact)
 	struct perf_rb rb;
 	int fd;
 
-	BTS_REQUIRE(has_ds);
-	if (!has_ds)
-		SKIP(return, "no debug store: no BTS");
+	BTS_TRACE_REQUIRE(has_ds);
 	attr_bts(&attr);
-	fd = open_bts(&attr);
-	ASSERT_LE(0, fd) TH_LOG("branches:u -c 1: %s", strerror(-fd));
-	ASSERT_EQ(0, perf_rb_map(&rb, fd, BTS_PAGES));
+	BTS_OPEN(fd, &attr, -1, -1, &rb);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	bts_loop(BTS_N);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	bts_tally(&rb, BTS_N, &t);
-	perf_rb_unmap(&rb);
-	close(fd);
-	EXPECT_EQ(0, t.lost);
-	EXPECT_EQ(0, t.kernel);
-	EXPECT_EQ(0, t.bad);
-	EXPECT_EQ(2 * BTS_N, t.in);
+	bts_collect(&rb, fd, BTS_N, &t);
+	EXPECT_TRACE_EXACT(t, BTS_N);
 #else
 	SKIP(return, "x86 BTS cases");
 #endif
@@ -294,15 +318,11 @@ TEST(bts_trace_inherited)
 	int fd, status;
 	pid_t pid;
 
-	BTS_REQUIRE(has_ds);
-	if (!has_ds)
-		SKIP(return, "no debug store: no BTS");
+	BTS_TRACE_REQUIRE(has_ds);
 	ASSERT_EQ(0, pin_to_cpu(0));
 	attr_bts(&attr);
 	attr.inherit = 1;
-	fd = sys_perf_event_open(&attr, 0, 0, -1, 0);
-	ASSERT_LE(0, fd) TH_LOG("branches:u -c 1, inherit: %s", strerror(errno));
-	ASSERT_EQ(0, perf_rb_map(&rb, fd, BTS_PAGES));
+	BTS_OPEN(fd, &attr, 0, -1, &rb);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -312,13 +332,8 @@ TEST(bts_trace_inherited)
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	bts_tally(&rb, BTS_N, &t);
-	perf_rb_unmap(&rb);
-	close(fd);
-	EXPECT_EQ(0, t.lost);
-	EXPECT_EQ(0, t.kernel);
-	EXPECT_EQ(0, t.bad);
-	EXPECT_EQ(2 * BTS_N, t.in);
+	bts_collect(&rb, fd, BTS_N, &t);
+	EXPECT_TRACE_EXACT(t, BTS_N);
 #else
 	SKIP(return, "x86 BTS cases");
 #endif
@@ -345,9 +360,7 @@ TEST(bts_beside_lbr)
 	bool has_ds = false;
 	int fd, lfd, type;
 
-	BTS_REQUIRE(has_ds);
-	if (!has_ds)
-		SKIP(return, "no debug store: no BTS");
+	BTS_TRACE_REQUIRE(has_ds);
 	__cpuid_count(7, 0, a, b, c, d);
 	if (!(d & (1U << 19)))
 		SKIP(return, "no Architectural LBR");
@@ -362,30 +375,23 @@ TEST(bts_beside_lbr)
 	ASSERT_LE(0, lfd) TH_LOG("branch stack: %s", strerror(errno));
 	ASSERT_EQ(0, perf_rb_map(&lrb, lfd, 64));
 	attr_bts(&attr);
-	fd = open_bts(&attr);
-	ASSERT_LE(0, fd) TH_LOG("branches:u -c 1: %s", strerror(-fd));
-	ASSERT_EQ(0, perf_rb_map(&rb, fd, BTS_PAGES));
+	BTS_OPEN(fd, &attr, -1, -1, &rb);
 	ioctl(lfd, PERF_EVENT_IOC_ENABLE, 0);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	bts_loop(BTS_N);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	ioctl(lfd, PERF_EVENT_IOC_DISABLE, 0);
 
-	bts_tally(&rb, BTS_N, &t);
+	bts_collect(&rb, fd, BTS_N, &t);
 	while ((type = perf_rb_fetch(&lrb, &ls, sizeof(ls))) >= 0) {
 		if (type != PERF_RECORD_SAMPLE || !in_loop(ls.ip))
 			continue;
 		lbr_samples++;
 		empty += !ls.nr;
 	}
-	perf_rb_unmap(&rb);
 	perf_rb_unmap(&lrb);
-	close(fd);
 	close(lfd);
-	EXPECT_EQ(0, t.lost);
-	EXPECT_EQ(0, t.kernel);
-	EXPECT_EQ(0, t.bad);
-	EXPECT_EQ(2 * BTS_N, t.in);
+	EXPECT_TRACE_EXACT(t, BTS_N);
 	EXPECT_LT(2, lbr_samples);
 	EXPECT_EQ(0, empty);
 #else
@@ -411,14 +417,10 @@ TEST(bts_group_takes_no_counter)
 	bool has_ds = false;
 	struct perf_rb rb;
 
-	BTS_REQUIRE(has_ds);
-	if (!has_ds)
-		SKIP(return, "no debug store: no BTS");
+	BTS_TRACE_REQUIRE(has_ds);
 	ASSERT_GT(HW_MAX_COUNTERS, pmu->gp_counters);
 	attr_bts(&attr);
-	fd = open_bts(&attr);
-	ASSERT_LE(0, fd) TH_LOG("branches:u -c 1: %s", strerror(-fd));
-	ASSERT_EQ(0, perf_rb_map(&rb, fd, BTS_PAGES));
+	BTS_OPEN(fd, &attr, -1, -1, &rb);
 	for (i = 0; i < pmu->gp_counters; i++) {
 		member[i] = open_hw_user(PERF_TYPE_RAW, 0x4f2e, 0, fd);
 		ASSERT_LE(0, member[i])
@@ -434,14 +436,10 @@ TEST(bts_group_takes_no_counter)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 	bts_loop(BTS_N);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-	bts_tally(&rb, BTS_N, &t);
-	perf_rb_unmap(&rb);
 	for (i = 0; i < pmu->gp_counters; i++)
 		close(member[i]);
-	close(fd);
-	EXPECT_EQ(0, t.lost);
-	EXPECT_EQ(0, t.bad);
-	EXPECT_EQ(2 * BTS_N, t.in);
+	bts_collect(&rb, fd, BTS_N, &t);
+	EXPECT_TRACE_EXACT(t, BTS_N);
 #else
 	SKIP(return, "x86 BTS cases");
 #endif
