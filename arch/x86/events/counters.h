@@ -1069,6 +1069,7 @@ void x86c_sysfs_init(struct x86c_pmu *p);
 /* The vendors' probes: 0 and *p filled, or -ENODEV. */
 #ifdef CONFIG_CPU_SUP_INTEL
 int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom);
+int x86c_debugctl_update(struct x86c_pmu *p, u64 set, u64 clear);
 /* intel/lbr.c: last branch records */
 void x86c_intel_lbr_probe(struct x86c_pmu *p, const struct x86c_intel_family *f);
 void x86c_intel_lbr_cpu_starting(struct x86c_pmu *p);

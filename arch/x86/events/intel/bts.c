@@ -263,11 +263,15 @@ void x86c_bts_resume(void)
 
 /* ---- tracing -------------------------------------------------------- */
 
+/*
+ * The trace's DEBUGCTL bits.  A CPU that says it has BTS takes them; a
+ * refusal is a hypervisor's, said once.
+ */
 static void x86c_bts_debugctl(struct x86c_pmu *p, u64 set, u64 clear)
 {
-	u64 old = p->hw->read_msr(MSR_IA32_DEBUGCTLMSR);
-
-	p->hw->write_msr(MSR_IA32_DEBUGCTLMSR, (old & ~clear) | set);
+	if (x86c_debugctl_update(p, set, clear) && x86c_is_host(p))
+		pr_warn_once("perf/x86: DEBUGCTL refuses the branch trace's bits %#llx\n",
+			     set);
 }
 
 #define X86C_BTS_BITS	(DEBUGCTLMSR_TR | DEBUGCTLMSR_BTS | DEBUGCTLMSR_BTINT | \

@@ -282,11 +282,27 @@ static int intel_hw_config(struct x86c_pmu *p, struct perf_event *event)
 static unsigned long intel_freeze_on_smi = 1;
 static DEFINE_MUTEX(intel_freeze_on_smi_mutex);
 
-/* Write @val unless DEBUGCTL holds it already.  Return: false if refused. */
-static bool intel_write_debugctl(struct x86c_pmu *p, u64 old, u64 val)
+/**
+ * x86c_debugctl_update() - set and clear bits of this CPU's DEBUGCTL
+ * @p: the PMU whose registers these are
+ * @set: bits to set
+ * @clear: bits to clear (@set wins where both name a bit)
+ *
+ * The one read-modify-write of DEBUGCTL the Intel code does: the other
+ * owners' bits (BTF of a ptraced task, bus-lock detection, the other
+ * file's recording bits) are kept, nothing is written when nothing
+ * changes, and the write is one that may fail, since a hypervisor may
+ * refuse any bit with a #GP (KVM refuses the freezes and, without
+ * guest LBR, the LBR bits).  What to say of a refusal is the caller's.
+ *
+ * Return: 0, or the write's error.
+ */
+int x86c_debugctl_update(struct x86c_pmu *p, u64 set, u64 clear)
 {
-	return val == old ||
-	       !p->hw->write_msr_safe(MSR_IA32_DEBUGCTLMSR, val);
+	u64 old = p->hw->read_msr(MSR_IA32_DEBUGCTLMSR);
+	u64 val = (old & ~clear) | set;
+
+	return val == old ? 0 : p->hw->write_msr_safe(MSR_IA32_DEBUGCTLMSR, val);
 }
 
 /*
@@ -302,27 +318,27 @@ static bool intel_write_debugctl(struct x86c_pmu *p, u64 old, u64 val)
  */
 static void intel_apply_debugctl(struct x86c_pmu *p)
 {
+	const u64 ours = DEBUGCTLMSR_FREEZE_IN_SMM |
+			 DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI;
 	/* What to do without, the knob's bit first. */
 	static const u64 give_up[] = {
 		DEBUGCTLMSR_FREEZE_IN_SMM,
 		DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI,
 		DEBUGCTLMSR_FREEZE_IN_SMM | DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI,
 	};
-	u64 old = p->hw->read_msr(MSR_IA32_DEBUGCTLMSR);
-	u64 val = old & ~(DEBUGCTLMSR_FREEZE_IN_SMM |
-			  DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI);
+	u64 want = 0;
 	int i;
 
 	if (READ_ONCE(intel_freeze_on_smi))
-		val |= DEBUGCTLMSR_FREEZE_IN_SMM;
+		want |= DEBUGCTLMSR_FREEZE_IN_SMM;
 	if (p->pmi_freezes)
-		val |= DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI;
-	if (intel_write_debugctl(p, old, val))
+		want |= DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI;
+	if (!x86c_debugctl_update(p, want, ours))
 		return;
 
 	for (i = 0; i < ARRAY_SIZE(give_up); i++) {
-		if ((val & give_up[i]) != give_up[i] ||
-		    !intel_write_debugctl(p, old, val & ~give_up[i]))
+		if ((want & give_up[i]) != give_up[i] ||
+		    x86c_debugctl_update(p, want & ~give_up[i], ours))
 			continue;
 		if (give_up[i] & DEBUGCTLMSR_FREEZE_PERFMON_ON_PMI)
 			p->pmi_freezes = false;
@@ -336,7 +352,8 @@ static void intel_apply_debugctl(struct x86c_pmu *p)
 		return;
 	}
 	if (x86c_is_host(p))
-		pr_warn_once("perf/x86: DEBUGCTL refuses %#llx\n", val);
+		pr_warn_once("perf/x86: DEBUGCTL refuses %#llx of its bits\n",
+			     want);
 }
 
 static void intel_freeze_on_smi_ipi(void *unused)

@@ -110,13 +110,9 @@ static bool intel_lbr_call_stack(struct x86c_pmu *p, u64 config)
  */
 static void intel_lbr_debugctl(struct x86c_pmu *p, u64 set, u64 clear)
 {
-	u64 old = p->hw->read_msr(MSR_IA32_DEBUGCTLMSR);
-	u64 val = (old & ~clear) | set;
-
-	if (val != old && p->hw->write_msr_safe(MSR_IA32_DEBUGCTLMSR, val) &&
-	    x86c_is_host(p))
-		pr_warn_once("perf/x86: DEBUGCTL refuses %#llx: branch records may not freeze on PMI\n",
-			     val);
+	if (x86c_debugctl_update(p, set, clear) && x86c_is_host(p))
+		pr_warn_once("perf/x86: DEBUGCTL refuses to set %#llx, clear %#llx: branch records may not freeze on PMI\n",
+			     set, clear);
 }
 
 /* The freeze, unless in call-stack mode. */
