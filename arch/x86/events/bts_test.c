@@ -67,7 +67,7 @@ static struct debug_store *bts_store(struct kunit *test)
 	ds->bts_index = ds->bts_buffer_base;
 	ds->bts_absolute_maximum = (unsigned long)(buf + BTS_TEST_RECORDS);
 	ds->bts_interrupt_threshold = (unsigned long)(buf + BTS_TEST_RECORDS - 2);
-	ctx->cpu->bts.ds = ds;
+	ctx->cpu->ds = ds;
 	return ds;
 }
 

@@ -321,13 +321,11 @@ struct debug_store;
  * struct x86c_bts_cpu - one CPU's branch trace store (intel/bts.c)
  * @event: the branch-trace event on this CPU, which takes no counter,
  *	or NULL
- * @ds: this CPU's debug store, where the CPU has BTS
  *
  * Part of struct x86c_cpu: its CPU's, touched with interrupts off.
  */
 struct x86c_bts_cpu {
 	struct perf_event	*event;
-	struct debug_store	*ds;
 };
 
 /**
@@ -370,6 +368,7 @@ struct x86c_bts_cpu {
  *	are in no other field
  * @br: the branch records, where the PMU has them (branches.c)
  * @bts: the branch trace store, where the CPU has it (intel/bts.c)
+ * @ds: this CPU's debug store, where the CPU has BTS (intel/ds.c)
  *
  * Only its CPU touches it, with interrupts off (the PMI included).
  */
@@ -400,6 +399,7 @@ struct x86c_cpu {
 	struct perf_share_riders share;
 	struct x86c_br_cpu	br;
 	struct x86c_bts_cpu	bts;
+	struct debug_store	*ds;
 };
 
 /**
@@ -938,16 +938,37 @@ u32 x86c_br_passed(u32 lbr);
 int x86c_br_wanted(const struct x86c_lbr *lbr, u64 branch_sample_type,
 		   u32 *want);
 
-/* intel/bts.c: the branch trace store, behind a period of 1 */
 #ifdef CONFIG_CPU_SUP_INTEL
+/**
+ * struct x86c_ds_buffer - a buffer the debug store describes (intel/ds.c)
+ * @size: its size on each CPU
+ * @offset: where it sits in struct debug_store_buffers
+ * @pages: each CPU's pages while allocated
+ * @describe: fill a CPU's debug store for the buffer at @base, or
+ *	for none (0)
+ * @users: the events that need it, under ds.c's mutex
+ */
+struct x86c_ds_buffer {
+	size_t			size;
+	size_t			offset;
+	struct page * __percpu	*pages;
+	void	(*describe)(struct debug_store *ds, u64 base);
+	unsigned int		users;
+};
+
+/* intel/ds.c: the debug store BTS writes through */
+int x86c_ds_reserve(struct x86c_ds_buffer *b);
+void x86c_ds_release(struct x86c_ds_buffer *b);
+void x86c_ds_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu);
+void x86c_ds_resume(void);
+
+/* intel/bts.c: the branch trace store, behind a period of 1 */
 void x86c_bts_probe(struct x86c_pmu *p);
 bool x86c_bts_shape(const struct x86c_pmu *p, const struct perf_event *event,
 		    u64 period);
 int x86c_bts_check(const struct x86c_pmu *p, const struct perf_event *event);
 int x86c_bts_reserve(void);
 void x86c_bts_release(void);
-void x86c_bts_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu);
-void x86c_bts_resume(void);
 int x86c_bts_drain(struct x86c_pmu *p, struct x86c_cpu *cpu);
 int x86c_bts_add(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		 struct perf_event *event, int flags);

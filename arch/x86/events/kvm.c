@@ -146,7 +146,7 @@ EXPORT_SYMBOL_GPL(x86_perf_get_lbr);
  */
 void perf_restore_debug_store(void)
 {
-	x86c_bts_resume();
+	x86c_ds_resume();
 }
 
 /* VMX on or off: no Intel PT tracing to stop around it. */

@@ -29,31 +29,21 @@
  * interrupt), whose kernel end is dropped from the samples.  The trace
  * stops, and the buffer is drained, when the event leaves the CPU.
  *
- * The debug store (struct debug_store, per CPU) and the buffers sit in
- * the CPU entry area, which every address space maps, since the CPU
- * writes them through the page tables of whatever runs, user ones under
- * page-table isolation included.  The buffers exist while BTS events
- * do: the first one's event_init allocates every possible CPU's and
- * maps them there, the last one's destroy unmaps and frees them.
+ * The buffers sit in the debug store's part of the CPU entry area
+ * (ds.c): they exist while BTS events do, allocated by the first one's
+ * event_init and freed by the last one's destroy.
  *
- * Locking: x86c_bts_mutex guards x86c_bts_users and the buffers'
- * allocation (process context, event_init and destroy).  struct
- * x86c_bts_cpu is its CPU's, touched with interrupts off by the PMU
- * callbacks and the PMI, as the rest of struct x86c_cpu.  The debug
- * store's BTS fields are the hardware's and the PMI's: written while
- * the buffers are set up (no event traces then) and by the drain on
- * its own CPU.
+ * Locking: ds.c's for the buffers.  struct x86c_bts_cpu is its CPU's,
+ * touched with interrupts off by the PMU callbacks and the PMI, as the
+ * rest of struct x86c_cpu.  The debug store's BTS fields are the
+ * hardware's and the PMI's: written while the buffers are set up (no
+ * event traces then) and by the drain on its own CPU.
  */
 
-#include <linux/gfp.h>
-#include <linux/io.h>
-#include <linux/mutex.h>
 #include <linux/perf_event.h>
 
-#include <asm/cpu_entry_area.h>
 #include <asm/intel_ds.h>
 #include <asm/msr.h>
-#include <asm/tlbflush.h>
 
 #include "../counters.h"
 
@@ -71,10 +61,6 @@ struct x86c_bts_record {
  * lost.
  */
 #define X86C_BTS_SLACK		(X86C_BTS_RECORDS / 16)
-
-static DEFINE_MUTEX(x86c_bts_mutex);
-static unsigned int x86c_bts_users;
-static DEFINE_PER_CPU(struct page *, x86c_bts_pages);
 
 /**
  * x86c_bts_probe - does the CPU store branch traces
@@ -125,72 +111,28 @@ int x86c_bts_check(const struct x86c_pmu *p, const struct perf_event *event)
 	return 0;
 }
 
-/* ---- the buffers ---------------------------------------------------- */
+/* ---- the buffer ----------------------------------------------------- */
 
-static void x86c_bts_map(unsigned int cpu, struct page *pages)
+static DEFINE_PER_CPU(struct page *, x86c_bts_pages);
+
+/* Describe a CPU's buffer at @base, or none (0), in its debug store. */
+static void x86c_bts_describe(struct debug_store *ds, u64 base)
 {
-	char *cea = get_cpu_entry_area(cpu)->cpu_debug_buffers.bts_buffer;
-	phys_addr_t pa = pages ? page_to_phys(pages) : 0;
-	pgprot_t prot = pages ? PAGE_KERNEL : PAGE_NONE;
-	size_t off;
-
-	for (off = 0; off < BTS_BUFFER_SIZE; off += PAGE_SIZE)
-		cea_set_pte(cea + off, pages ? pa + off : 0, prot);
-	flush_tlb_kernel_range((unsigned long)cea,
-			       (unsigned long)cea + BTS_BUFFER_SIZE);
-}
-
-/* Describe @cpu's buffer, or none, in its debug store. */
-static void x86c_bts_describe(unsigned int cpu, bool on)
-{
-	struct debug_store *ds = &per_cpu(cpu_debug_store, cpu);
-	u64 base = on ? (unsigned long)
-		   get_cpu_entry_area(cpu)->cpu_debug_buffers.bts_buffer : 0;
 	u64 end = base + X86C_BTS_RECORDS * sizeof(struct x86c_bts_record);
 
 	ds->bts_buffer_base = base;
 	ds->bts_index = base;
-	ds->bts_absolute_maximum = on ? end : 0;
-	ds->bts_interrupt_threshold = on ? end - X86C_BTS_SLACK *
-					   sizeof(struct x86c_bts_record) : 0;
+	ds->bts_absolute_maximum = base ? end : 0;
+	ds->bts_interrupt_threshold = base ? end - X86C_BTS_SLACK *
+					     sizeof(struct x86c_bts_record) : 0;
 }
 
-static void x86c_bts_free(void)
-{
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct page *pages = per_cpu(x86c_bts_pages, cpu);
-
-		if (!pages)
-			continue;
-		x86c_bts_describe(cpu, false);
-		x86c_bts_map(cpu, NULL);
-		__free_pages(pages, get_order(BTS_BUFFER_SIZE));
-		per_cpu(x86c_bts_pages, cpu) = NULL;
-	}
-}
-
-static int x86c_bts_alloc(void)
-{
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct page *pages;
-
-		pages = alloc_pages_node(cpu_to_node(cpu),
-					 GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
-					 get_order(BTS_BUFFER_SIZE));
-		if (!pages) {
-			x86c_bts_free();
-			return -ENOMEM;
-		}
-		per_cpu(x86c_bts_pages, cpu) = pages;
-		x86c_bts_map(cpu, pages);
-		x86c_bts_describe(cpu, true);
-	}
-	return 0;
-}
+static struct x86c_ds_buffer x86c_bts_buffer = {
+	.size		= BTS_BUFFER_SIZE,
+	.offset		= offsetof(struct debug_store_buffers, bts_buffer),
+	.pages		= &x86c_bts_pages,
+	.describe	= x86c_bts_describe,
+};
 
 /**
  * x86c_bts_reserve - the buffers, for a new branch-trace event
@@ -199,66 +141,16 @@ static int x86c_bts_alloc(void)
  */
 int x86c_bts_reserve(void)
 {
-	int err = 0;
-
-	mutex_lock(&x86c_bts_mutex);
-	if (!x86c_bts_users)
-		err = x86c_bts_alloc();
-	if (!err)
-		x86c_bts_users++;
-	mutex_unlock(&x86c_bts_mutex);
-	return err;
+	return x86c_ds_reserve(&x86c_bts_buffer);
 }
 
 /**
  * x86c_bts_release - a branch-trace event is gone: the last one frees
  *	the buffers
- *
- * No event traces any more on any CPU: each one's del stopped it.
  */
 void x86c_bts_release(void)
 {
-	mutex_lock(&x86c_bts_mutex);
-	if (!WARN_ON_ONCE(!x86c_bts_users) && !--x86c_bts_users)
-		x86c_bts_free();
-	mutex_unlock(&x86c_bts_mutex);
-}
-
-/*
- * Point this CPU at its debug store, through the CPU entry area's
- * mapping, which user page tables have.
- */
-static void x86c_bts_point(struct x86c_pmu *p)
-{
-	p->hw->write_msr(MSR_IA32_DS_AREA, (unsigned long)
-			 &get_cpu_entry_area(smp_processor_id())->cpu_debug_store);
-}
-
-/**
- * x86c_bts_cpu_starting - a CPU coming up, where the CPU has BTS
- * @p: the PMU
- * @cpu: that CPU's counters, on it
- */
-void x86c_bts_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu)
-{
-	if (!p->bts)
-		return;
-	cpu->bts.ds = this_cpu_ptr(&cpu_debug_store);
-	x86c_bts_point(p);
-}
-
-/**
- * x86c_bts_resume - the CPU back from a sleep that lost IA32_DS_AREA
- *
- * The boot CPU, which does not go through bring-up again; interrupts
- * off.
- */
-void x86c_bts_resume(void)
-{
-	struct x86c_pmu *p = x86c_here();
-
-	if (p && p->bts)
-		x86c_bts_point(p);
+	x86c_ds_release(&x86c_bts_buffer);
 }
 
 /* ---- tracing -------------------------------------------------------- */
@@ -338,7 +230,7 @@ static void x86c_bts_output(struct perf_event *event,
 int x86c_bts_drain(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
 	struct perf_event *event = cpu->bts.event;
-	struct debug_store *ds = cpu->bts.ds;
+	struct debug_store *ds = cpu->ds;
 	const struct x86c_bts_record *first, *end;
 
 	if (!event)
@@ -391,7 +283,7 @@ void x86c_bts_start(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		return;
 	if (event->attr.exclude_user)
 		set |= DEBUGCTLMSR_BTS_OFF_USR;
-	cpu->bts.ds->bts_index = cpu->bts.ds->bts_buffer_base;
+	cpu->ds->bts_index = cpu->ds->bts_buffer_base;
 	event->hw.state = 0;
 	x86c_bts_debugctl(p, set, X86C_BTS_BITS);
 }

@@ -461,7 +461,7 @@ static void intel_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
 	intel_apply_debugctl(p);
 	x86c_intel_lbr_cpu_starting(p);
-	x86c_bts_cpu_starting(p, cpu);
+	x86c_ds_cpu_starting(p, cpu);
 	/* Whatever firmware or a kexec'd kernel left: TSX until we need 3. */
 	if (p->tsx_force_abort) {
 		cpu->rtm_force_abort = true;
