@@ -1181,32 +1181,6 @@ static double run_hw_mux(long n, long ngroups)
 #define PMI_CHUNK	256
 #define PMI_PAGES	16	/* 64 KiB: 1600 records of 40 bytes */
 
-#define MAX_RATE_PATH	"/proc/sys/kernel/perf_event_max_sample_rate"
-#define CPU_PCT_PATH	"/proc/sys/kernel/perf_cpu_time_max_percent"
-
-static long saved_rate = LONG_MIN, saved_pct = LONG_MIN;
-
-static void restore_throttling(void)
-{
-	/* The rate can only be written with the dynamic limit on. */
-	if (saved_pct != LONG_MIN)
-		write_long(CPU_PCT_PATH, saved_pct);
-	if (saved_rate != LONG_MIN)
-		write_long(MAX_RATE_PATH, saved_rate);
-}
-
-static void no_throttling(void)
-{
-	if (saved_rate != LONG_MIN || saved_pct != LONG_MIN)
-		return;
-	saved_rate = read_long(MAX_RATE_PATH);
-	saved_pct = read_long(CPU_PCT_PATH);
-	atexit(restore_throttling);
-	if (write_long(MAX_RATE_PATH, 1000000) ||
-	    write_long(CPU_PCT_PATH, 0))
-		fprintf(stderr, "bench: hw_sample_pmi: cannot turn throttling off\n");
-}
-
 struct pmi_tally {
 	long samples, throttles, lost;
 };
@@ -1250,7 +1224,8 @@ static double run_hw_sample_pmi(long n, long arg)
 
 	if (hw_absent())
 		return NOT_AVAILABLE;
-	no_throttling();
+	if (no_throttling())
+		fprintf(stderr, "bench: hw_sample_pmi: cannot turn throttling off\n");
 	for (c = 0; c < chunks; c++) {
 		t0 = now_ns();
 		hwc_loop(loop);

@@ -162,31 +162,9 @@ static char lbr_y1_call[1], lbr_y2[1], lbr_y2_call[1], lbr_y3[1],
  * turns it off, as one does to sample at a high rate, and puts both
  * back at its exit.
  */
-#define MAX_RATE_PATH	"/proc/sys/kernel/perf_event_max_sample_rate"
-#define CPU_PCT_PATH	"/proc/sys/kernel/perf_cpu_time_max_percent"
-
-static long saved_rate = LONG_MIN, saved_pct = LONG_MIN;
-static pid_t throttle_owner;
-
-static void restore_throttling(void)
+static void __attribute__((constructor)) lbr_no_throttling(void)
 {
-	if (getpid() != throttle_owner)
-		return;
-	/* The rate can only be written with the dynamic limit on. */
-	if (saved_pct != LONG_MIN)
-		write_long(CPU_PCT_PATH, saved_pct);
-	if (saved_rate != LONG_MIN)
-		write_long(MAX_RATE_PATH, saved_rate);
-}
-
-static void __attribute__((constructor)) no_throttling(void)
-{
-	throttle_owner = getpid();
-	saved_rate = read_long(MAX_RATE_PATH);
-	saved_pct = read_long(CPU_PCT_PATH);
-	atexit(restore_throttling);
-	write_long(MAX_RATE_PATH, 1000000);
-	write_long(CPU_PCT_PATH, 0);
+	no_throttling();
 }
 
 /* Instructions between two user-mode samples: prime to the loop's 5 */

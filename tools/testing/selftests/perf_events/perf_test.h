@@ -129,6 +129,59 @@ static inline int write_long(const char *path, long v)
 	return write_file(path, buf);
 }
 
+/*
+ * The kernel's interrupt throttling (perf_event_max_sample_rate, and
+ * perf_cpu_time_max_percent lowering it once a PMI took long) would
+ * decide how many samples a binary that samples at a high rate on
+ * purpose gets: no_throttling() turns both off, once, and puts them
+ * back at the exit of the process that did (not of its children).
+ * Return: 0, or -1 if either could not be written.
+ */
+#define PERF_MAX_RATE_PATH	"/proc/sys/kernel/perf_event_max_sample_rate"
+#define PERF_CPU_PCT_PATH	"/proc/sys/kernel/perf_cpu_time_max_percent"
+
+struct throttling {
+	long	rate;
+	long	pct;
+	pid_t	owner;
+};
+
+static inline struct throttling *throttling_saved(void)
+{
+	static struct throttling saved = { LONG_MIN, LONG_MIN, 0 };
+
+	return &saved;
+}
+
+static inline void restore_throttling(void)
+{
+	struct throttling *t = throttling_saved();
+
+	if (getpid() != t->owner)
+		return;
+	/* The rate can only be written with the dynamic limit on. */
+	if (t->pct != LONG_MIN)
+		write_long(PERF_CPU_PCT_PATH, t->pct);
+	if (t->rate != LONG_MIN)
+		write_long(PERF_MAX_RATE_PATH, t->rate);
+}
+
+static inline int no_throttling(void)
+{
+	struct throttling *t = throttling_saved();
+
+	if (t->owner)
+		return 0;
+	t->owner = getpid();
+	t->rate = read_long(PERF_MAX_RATE_PATH);
+	t->pct = read_long(PERF_CPU_PCT_PATH);
+	atexit(restore_throttling);
+	if (write_long(PERF_MAX_RATE_PATH, 1000000) ||
+	    write_long(PERF_CPU_PCT_PATH, 0))
+		return -1;
+	return 0;
+}
+
 /* The type number a dynamic PMU registered under, or -1. */
 static inline int pmu_type(const char *pmu)
 {
