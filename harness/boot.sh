@@ -242,7 +242,7 @@ x86_64)
 		qemu+=(-cpu max,vendor=GenuineIntel,pmu-version=5,pmu-fixed-mask=0x5$pmu_extra
 		       -icount $icount) ;;
 	intel-lbr)
-		qemu+=(-cpu max,vendor=GenuineIntel,pmu-version=5,pmu-arch-lbr=on,pmu-branches=on,pmu-bts=on$pmu_extra
+		qemu+=(-cpu max,vendor=GenuineIntel,pmu-version=5,pmu-arch-lbr=on,pmu-branches=on,pmu-bts=on,pmu-pebs=on$pmu_extra
 		       -icount $icount) ;;
 	intel-skl)
 		skl_cpu=max,vendor=GenuineIntel,family=6,model=94,stepping=3

@@ -78,10 +78,12 @@ if [ "$ARCH" = x86_64 ]; then
 			"intel-v5$hw_tests" "amd$hw_tests" "amd-v2$hw_tests")
 	# Branch stacks: Architectural LBR on the model that has it, and
 	# the Skylake model's LBR below.
-	# The Branch Trace Store: on the same model (pmu-bts).
+	# The Branch Trace Store: on the same model (pmu-bts), and
+	# precise sampling through PEBS (pmu-pebs).
 	lbr_boot=
 	wanted lbr && lbr_boot+=" lbr"
 	wanted bts && lbr_boot+=" bts"
+	wanted pebs && lbr_boot+=" pebs"
 	[ -n "$lbr_boot" ] && boots+=("intel-lbr$lbr_boot")
 	# The Skylake model differs from intel by stock's model tables
 	# (cache events, off-core response, constraints, LBR): the x86
