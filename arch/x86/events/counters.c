@@ -16,8 +16,10 @@
  *   share.c	identical counting events reading one counter.
  *   pmi.c	the overflow interrupt, an NMI.
  *   branches.c	branch records in samples (intel/lbr.c the hardware's).
+ *   intel/ds.c	the debug store the next two write through.
  *   intel/bts.c	the branch trace store: branch instructions at a
  *		period of 1, an event that takes no counter.
+ *   intel/pebs.c	precise sampling: events with precise_ip.
  *   rdpmc.c	user-space reads: the mmap page's index, CR4.PCE per mm,
  *		the sysfs rdpmc knob.
  *   sysfs.c	the PMU's format/, events/ and caps/.
@@ -794,6 +796,8 @@ static int x86c_validate_group(struct x86c_pmu *p, struct perf_event *event)
 static void x86c_event_destroy(struct perf_event *event)
 {
 	x86c_br_free(event);
+	if (event->attr.precise_ip)
+		x86c_pebs_release();
 }
 
 static void x86c_bts_event_destroy(struct perf_event *event)
@@ -804,7 +808,8 @@ static void x86c_bts_event_destroy(struct perf_event *event)
 
 /*
  * What an event keeps until it is destroyed: the branch trace's
- * buffers (@bts), room for its call stack.  Both or neither.
+ * buffers (@bts) or a precise event's, room for its call stack.  All
+ * or none.
  */
 static int x86c_event_take(struct x86c_pmu *p, struct perf_event *event,
 			   bool bts)
@@ -821,6 +826,13 @@ static int x86c_event_take(struct x86c_pmu *p, struct perf_event *event,
 			return err;
 		}
 		event->destroy = x86c_bts_event_destroy;
+	} else if (event->attr.precise_ip) {
+		err = x86c_pebs_reserve();
+		if (err) {
+			x86c_br_free(event);
+			return err;
+		}
+		event->destroy = x86c_event_destroy;
 	} else if (event->pmu_private) {
 		event->destroy = x86c_event_destroy;
 	}
@@ -852,10 +864,15 @@ static int x86c_event_init(struct perf_event *event)
 	if (p->core_type && event->cpu >= 0 &&
 	    !cpumask_test_cpu(event->cpu, &p->supported))
 		return -ENOENT;
-	/* No PEBS yet: a precise event goes where the vendor sends it. */
-	if (event->attr.precise_ip)
+	/*
+	 * Without PEBS a precise event goes where the vendor sends it;
+	 * with it, more precision than the PMU gives is refused first.
+	 */
+	if (event->attr.precise_ip && !p->pebs)
 		return p->vendor->precise ? p->vendor->precise(p, event) :
 					    -EOPNOTSUPP;
+	if (event->attr.precise_ip > p->max_precise)
+		return -EOPNOTSUPP;
 	/* Branch records: the hardware's filter, what samples keep. */
 	if (has_branch_stack(event)) {
 		err = x86c_br_config(p, event);
@@ -887,6 +904,10 @@ static int x86c_event_init(struct perf_event *event)
 	bts = x86c_bts_shape(p, event, hwc->sample_period);
 	if (bts) {
 		err = x86c_bts_check(p, event);
+		if (err)
+			return err;
+	} else if (event->attr.precise_ip) {
+		err = x86c_pebs_config(p, event);
 		if (err)
 			return err;
 	}

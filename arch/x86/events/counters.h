@@ -329,6 +329,18 @@ struct x86c_bts_cpu {
 };
 
 /**
+ * struct x86c_pebs_cpu - one CPU's precise sampling (intel/pebs.c)
+ * @enabled: the counters IA32_PEBS_ENABLE has on, a bit each
+ * @data_cfg: what IA32_PEBS_DATA_CFG holds
+ *
+ * Part of struct x86c_cpu: its CPU's, touched with interrupts off.
+ */
+struct x86c_pebs_cpu {
+	u64			enabled;
+	u64			data_cfg;
+};
+
+/**
  * struct x86c_cpu - one CPU's counters
  * @disabled: between pmu_disable and pmu_enable: nothing counts
  * @moved: some event's counter in @assign is not yet programmed: the
@@ -368,7 +380,9 @@ struct x86c_bts_cpu {
  *	are in no other field
  * @br: the branch records, where the PMU has them (branches.c)
  * @bts: the branch trace store, where the CPU has it (intel/bts.c)
- * @ds: this CPU's debug store, where the CPU has BTS (intel/ds.c)
+ * @pebs: precise sampling, where the CPU has it (intel/pebs.c)
+ * @ds: this CPU's debug store, where the CPU has BTS or PEBS
+ *	(intel/ds.c)
  *
  * Only its CPU touches it, with interrupts off (the PMI included).
  */
@@ -399,6 +413,7 @@ struct x86c_cpu {
 	struct perf_share_riders share;
 	struct x86c_br_cpu	br;
 	struct x86c_bts_cpu	bts;
+	struct x86c_pebs_cpu	pebs;
 	struct debug_store	*ds;
 };
 
@@ -597,6 +612,12 @@ struct x86c_lbr {
  * @bts_period: Intel: a period of 1 on branch instructions asks for the
  *	branch trace store, whether the CPU has one or not (intel/bts.c)
  * @bts: the CPU has it
+ * @pebs: Intel: the CPU samples precisely, with PEBS records of format 4
+ *	and the adaptive groups (intel/pebs.c)
+ * @max_precise: the highest precise_ip an event may ask for (caps/)
+ * @pebs_cycles_alias: Intel: core cycles sample precisely as
+ *	instructions retired counted with an inverted threshold (a part
+ *	of no family)
  */
 struct x86c_pmu {
 	struct pmu			pmu;
@@ -656,6 +677,9 @@ struct x86c_pmu {
 	u64				status_extra;
 	bool				bts_period;
 	bool				bts;
+	bool				pebs;
+	int				max_precise;
+	bool				pebs_cycles_alias;
 };
 
 /*
@@ -938,6 +962,10 @@ u32 x86c_br_passed(u32 lbr);
 int x86c_br_wanted(const struct x86c_lbr *lbr, u64 branch_sample_type,
 		   u32 *want);
 
+/* pmi.c: an overflow's sample, for the PEBS drain too */
+void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		    struct perf_event *event, struct pt_regs *regs);
+
 #ifdef CONFIG_CPU_SUP_INTEL
 /**
  * struct x86c_ds_buffer - a buffer the debug store describes (intel/ds.c)
@@ -956,11 +984,23 @@ struct x86c_ds_buffer {
 	unsigned int		users;
 };
 
-/* intel/ds.c: the debug store BTS writes through */
+/* intel/ds.c: the debug store BTS and PEBS write through */
 int x86c_ds_reserve(struct x86c_ds_buffer *b);
 void x86c_ds_release(struct x86c_ds_buffer *b);
 void x86c_ds_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_ds_resume(void);
+
+/* intel/pebs.c: precise event-based sampling */
+void x86c_pebs_probe(struct x86c_pmu *p);
+int x86c_pebs_config(struct x86c_pmu *p, struct perf_event *event);
+int x86c_pebs_reserve(void);
+void x86c_pebs_release(void);
+void x86c_pebs_on(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx);
+void x86c_pebs_off(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx);
+int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		    struct pt_regs *iregs);
+void x86c_pebs_regs(const struct perf_event *event, const void *rec,
+		    struct pt_regs *regs);
 
 /* intel/bts.c: the branch trace store, behind a period of 1 */
 void x86c_bts_probe(struct x86c_pmu *p);
@@ -1015,6 +1055,23 @@ static inline void x86c_bts_stop(struct x86c_pmu *p, struct x86c_cpu *cpu,
 
 static inline void x86c_bts_del(struct x86c_pmu *p, struct x86c_cpu *cpu,
 				struct perf_event *event) { }
+
+/* Only Intel core PMUs set pebs, so none of these is reached either. */
+static inline int x86c_pebs_config(struct x86c_pmu *p,
+				   struct perf_event *event)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int x86c_pebs_reserve(void) { return -EOPNOTSUPP; }
+
+static inline void x86c_pebs_release(void) { }
+
+static inline int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
+				  struct pt_regs *iregs)
+{
+	return 0;
+}
 #endif
 
 /* ht_excl.c */

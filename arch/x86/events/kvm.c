@@ -142,7 +142,7 @@ EXPORT_SYMBOL_GPL(x86_perf_get_lbr);
 
 /*
  * Resume from hibernation or suspend: the boot CPU's debug store
- * address, for BTS to write to (the other CPUs come up again).
+ * address, for BTS and PEBS to write to (the other CPUs come up again).
  */
 void perf_restore_debug_store(void)
 {

@@ -45,8 +45,17 @@
 /* How long after a PMI an unclaimed NMI is taken as a late one of ours. */
 #define X86C_LATE_NMI_MS	100
 
-static void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
-			   struct perf_event *event, struct pt_regs *regs)
+/**
+ * x86c_pmi_event - an event's counter overflowed: fold its count, start
+ *	its next period, and sample if one elapsed
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ * @event: the event
+ * @regs: the sample's registers: where the PMI came, or the PEBS
+ *	record's (intel/pebs.c)
+ */
+void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		    struct perf_event *event, struct pt_regs *regs)
 {
 	struct perf_sample_data data;
 	bool elapsed;
@@ -185,6 +194,9 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			break;
 		}
 		p->vendor->ack(p, cpu, status);
+		/* The PEBS buffer reached its threshold (intel/pebs.c). */
+		if (status & GLOBAL_STATUS_BUFFER_OVF & p->status_extra)
+			handled += x86c_pebs_drain(p, cpu, regs);
 		/* Acknowledged, and no overflow of its own. */
 		status &= ~p->status_extra;
 		if (status & BIT_ULL(GLOBAL_STATUS_PERF_METRICS_OVF_BIT)) {

@@ -6,7 +6,7 @@
  *   format/	the fields of attr.config, per vendor;
  *   events/	the generic events this CPU counts, by their encoding
  *		(absent where the event is not counted);
- *   caps/	max_precise (0 until PEBS), on Intel pmu_name, and
+ *   caps/	max_precise (PEBS's), on Intel pmu_name, and
  *		branches (the depth of the branch records) where there
  *		are records;
  *
@@ -280,8 +280,8 @@ static const struct attribute_group x86c_events_group = {
 static ssize_t max_precise_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	/* Precise sampling needs PEBS, which is not driven yet. */
-	return sysfs_emit(buf, "0\n");
+	/* How precise a sample may be asked to be: PEBS's (intel/pebs.c). */
+	return sysfs_emit(buf, "%d\n", x86c_dev_pmu(dev)->max_precise);
 }
 static DEVICE_ATTR_RO(max_precise);
 

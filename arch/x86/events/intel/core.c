@@ -97,6 +97,9 @@ static u64 intel_fixed_bits(int i, u64 config)
 		bits |= INTEL_FIXED_0_ANYTHREAD;
 	if (config & ARCH_PERFMON_EVENTSEL_INT)
 		bits |= INTEL_FIXED_0_ENABLE_PMI;
+	/* A precise event's records have DATA_CFG's groups (pebs.c). */
+	if (config & ICL_EVENTSEL_ADAPTIVE)
+		bits |= ICL_FIXED_0_ADAPTIVE;
 	return bits << (i * INTEL_FIXED_BITS_STRIDE);
 }
 
@@ -111,7 +114,8 @@ static u64 intel_fixed_bits(int i, u64 config)
 static void intel_set_fixed(struct x86c_pmu *p, struct x86c_cpu *cpu, int i,
 			    u64 bits)
 {
-	u64 mask = 0xfULL << (i * INTEL_FIXED_BITS_STRIDE);
+	u64 mask = (0xfULL | ICL_FIXED_0_ADAPTIVE) <<
+		   (i * INTEL_FIXED_BITS_STRIDE);
 
 	cpu->fixed_ctrl = (cpu->fixed_ctrl & ~mask) | bits;
 	if (cpu->disabled)
@@ -151,6 +155,9 @@ static void intel_program(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx,
 {
 	if (x86c_is_metric(idx))
 		return;
+	/* A precise event's counter stores records (pebs.c). */
+	if (config & ICL_EVENTSEL_ADAPTIVE)
+		x86c_pebs_on(p, cpu, idx);
 	if (x86c_is_fixed(idx)) {
 		idx -= INTEL_PMC_IDX_FIXED;
 		intel_set_fixed(p, cpu, idx, intel_fixed_bits(idx, config));
@@ -165,6 +172,7 @@ static void intel_unprogram(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
 {
 	if (x86c_is_metric(idx))
 		return;
+	x86c_pebs_off(p, cpu, idx);
 	if (x86c_is_fixed(idx))
 		intel_set_fixed(p, cpu, idx - INTEL_PMC_IDX_FIXED, 0);
 	else
@@ -792,6 +800,7 @@ int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom)
 	intel_family_tables(p, f);
 	x86c_intel_lbr_probe(p, f);
 	x86c_bts_probe(p);
+	x86c_pebs_probe(p);
 	p->tsx_force_abort = f && f->tsx_force_abort && p->num_gp > 3 &&
 			     boot_cpu_has(X86_FEATURE_TSX_FORCE_ABORT) &&
 			     !boot_cpu_has(X86_FEATURE_RTM_ALWAYS_ABORT);

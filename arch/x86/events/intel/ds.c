@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perfcore: Intel's debug store, which the branch trace store (bts.c)
- * writes through, and precise event-based sampling will.
+ * and precise event-based sampling (pebs.c) write through.
  *
  * IA32_DS_AREA holds the address of a struct debug_store: for each of
  * BTS and PEBS, where its buffer starts, where the CPU stores the next
@@ -139,13 +139,13 @@ static void x86c_ds_point(struct x86c_pmu *p)
 }
 
 /**
- * x86c_ds_cpu_starting - a CPU coming up, where it has BTS
+ * x86c_ds_cpu_starting - a CPU coming up, where it has BTS or PEBS
  * @p: the PMU
  * @cpu: that CPU's counters, on it
  */
 void x86c_ds_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
-	if (!p->bts)
+	if (!p->bts && !p->pebs)
 		return;
 	cpu->ds = this_cpu_ptr(&cpu_debug_store);
 	x86c_ds_point(p);
@@ -161,6 +161,6 @@ void x86c_ds_resume(void)
 {
 	struct x86c_pmu *p = x86c_here();
 
-	if (p && p->bts)
+	if (p && (p->bts || p->pebs))
 		x86c_ds_point(p);
 }
