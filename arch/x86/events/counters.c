@@ -927,7 +927,9 @@ static int x86c_event_init(struct perf_event *event)
 		hwc->last_period = hwc->sample_period;
 		local64_set(&hwc->period_left, hwc->sample_period);
 	}
-	if (READ_ONCE(x86c_rdpmc_knob))
+	/* A large PEBS event's count is in its records too: no RDPMC. */
+	if (READ_ONCE(x86c_rdpmc_knob) &&
+	    !(hwc->flags & PERF_X86_EVENT_LARGE_PEBS))
 		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
 
 	err = x86c_validate_group(p, event);
@@ -1078,14 +1080,22 @@ static void x86c_stop_event(struct perf_event *event, int flags)
 static void x86c_read(struct perf_event *event)
 {
 	struct x86c_pmu *p = x86c_of(event);
+	struct x86c_cpu *cpu = this_cpu_ptr(p->cpus);
+	int idx = event->hw.idx;
 
 	/* A stopped rider's counter counts for others. */
 	if (unlikely(perf_share_is_rider(event)) &&
 	    !perf_share_counting(event))
 		return;
+
 	/* A branch trace counts nothing: its samples are its output. */
-	if (x86c_is_bts_here(this_cpu_ptr(p->cpus), event))
+	if (x86c_is_bts_here(cpu, event))
 		return;
+	/* Periods its counter reloaded from the store are in its records. */
+	if (unlikely(event->hw.flags & PERF_X86_EVENT_AUTO_RELOAD) &&
+	    idx >= 0 && cpu->owner[idx] == event &&
+	    (cpu->running & BIT_ULL(idx)))
+		x86c_pebs_read(p, cpu, event);
 	x86c_event_update(p, event);
 }
 

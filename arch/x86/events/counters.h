@@ -332,12 +332,14 @@ struct x86c_bts_cpu {
  * struct x86c_pebs_cpu - one CPU's precise sampling (intel/pebs.c)
  * @enabled: the counters IA32_PEBS_ENABLE has on, a bit each
  * @data_cfg: what IA32_PEBS_DATA_CFG holds
+ * @draining: a drain is under way (an event it stops drains no more)
  *
  * Part of struct x86c_cpu: its CPU's, touched with interrupts off.
  */
 struct x86c_pebs_cpu {
 	u64			enabled;
 	u64			data_cfg;
+	bool			draining;
 };
 
 /**
@@ -963,8 +965,12 @@ int x86c_br_wanted(const struct x86c_lbr *lbr, u64 branch_sample_type,
 		   u32 *want);
 
 /* pmi.c: an overflow's sample, for the PEBS drain too */
+void x86c_pmi_sample_data(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			  struct perf_event *event,
+			  struct perf_sample_data *data);
 void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
-		    struct perf_event *event, struct pt_regs *regs);
+		    struct perf_event *event, struct pt_regs *regs,
+		    struct perf_sample_data *data);
 
 #ifdef CONFIG_CPU_SUP_INTEL
 /**
@@ -997,6 +1003,8 @@ int x86c_pebs_reserve(void);
 void x86c_pebs_release(void);
 void x86c_pebs_on(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx);
 void x86c_pebs_off(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx);
+void x86c_pebs_read(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		    struct perf_event *event);
 int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		    struct pt_regs *iregs);
 void x86c_pebs_regs(const struct perf_event *event, const void *rec,
@@ -1072,6 +1080,9 @@ static inline int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 {
 	return 0;
 }
+
+static inline void x86c_pebs_read(struct x86c_pmu *p, struct x86c_cpu *cpu,
+				  struct perf_event *event) { }
 #endif
 
 /* ht_excl.c */
@@ -1151,6 +1162,8 @@ int x86c_debugctl_update(struct x86c_pmu *p, u64 set, u64 clear);
 /* intel/lbr.c: last branch records */
 void x86c_intel_lbr_probe(struct x86c_pmu *p, const struct x86c_intel_family *f);
 void x86c_intel_lbr_cpu_starting(struct x86c_pmu *p);
+void x86c_intel_lbr_take(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			 const struct lbr_entry *rec, int nr);
 /* Architectural LBR and Skylake's, for KUnit (branches_test.c) */
 extern const struct x86c_lbr_ops x86c_arch_lbr_ops;
 extern const struct x86c_lbr_ops x86c_skl_lbr_ops;

@@ -114,6 +114,10 @@ static u64 *fake_reg(u32 msr)
 		return &x86c_fake->metrics;
 	case M_TSX_FORCE_ABORT:
 		return x86c_fake->has_tfa ? &x86c_fake->tfa : NULL;
+	case M_PEBS_ENABLE:
+		return &x86c_fake->pebs_enable;
+	case M_PEBS_DATA_CFG:
+		return &x86c_fake->pebs_data_cfg;
 	}
 	return fake_lbr_reg(msr);
 }

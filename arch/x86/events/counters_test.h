@@ -37,6 +37,8 @@
 #define M_FIXED_CTR3		0x30c	/* IA32_FIXED_CTR3: topdown slots */
 #define M_PERF_METRICS		0x329	/* IA32_PERF_METRICS */
 #define M_TSX_FORCE_ABORT	0x10f	/* MSR_TSX_FORCE_ABORT */
+#define M_PEBS_ENABLE		0x3f1	/* IA32_PEBS_ENABLE */
+#define M_PEBS_DATA_CFG		0x3f2	/* IA32_PEBS_DATA_CFG */
 #define RDPMC_METRICS		BIT(29)	/* RDPMC ECX: IA32_PERF_METRICS */
 /* Last branch records: Skylake's ring, then Architectural LBR's. */
 #define M_LBR_SELECT		0x1c8	/* MSR_LBR_SELECT */
@@ -123,6 +125,9 @@
  * @lbr_ctl: IA32_LBR_CTL
  * @lbr_depth: IA32_LBR_DEPTH
  * @lbr_frz: IA32_PERF_GLOBAL_OVF_CTRL takes LBR_FRZ (perfmon v4 on)
+ * @pebs_enable: IA32_PEBS_ENABLE
+ * @pebs_data_cfg: IA32_PEBS_DATA_CFG (the model stores no records: a
+ *	case writes them into its debug store as the CPU would)
  */
 struct fake_hw {
 	u64	evtsel[FAKE_GP];
@@ -154,6 +159,8 @@ struct fake_hw {
 	u64	lbr_ctl;
 	u64	lbr_depth;
 	bool	lbr_frz;
+	u64	pebs_enable;
+	u64	pebs_data_cfg;
 };
 
 /* The register file of the case running now; KUnit runs one at a time. */

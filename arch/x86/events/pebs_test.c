@@ -5,13 +5,21 @@
  * registers: the eventing IP, exact, at precise_ip 2; the IP after it,
  * not exact, at 1; the general-purpose registers found behind the
  * memory group where both are there; kernel or user by the address.
- * And the rule that makes a precise event's control: no interrupt of
- * its own, the adaptive bit, a part of no family's cycles alias.
+ * The rule that makes a precise event's control: no interrupt of its
+ * own, the adaptive bit, a part of no family's cycles alias, the
+ * store's reload at a fixed period and large PEBS where the sample
+ * needs nothing else.  And large PEBS on the register model with a
+ * debug store of the case's own: PEBS_ENABLE, the reset value and the
+ * threshold near the buffer's end; a drain's count (the periods its
+ * records stand for, and the counter past the last reload) and its
+ * samples; the threshold after one record once a precise event that
+ * is not large joins.
  */
 
 #include <kunit/test.h>
 #include <linux/perf_event.h>
 
+#include <asm/intel_ds.h>
 #include <asm/perf_event.h>
 
 #include "counters.h"
@@ -145,9 +153,111 @@ static void pebs_config_rule(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86c_pebs_config(p, event), -EINVAL);
 }
 
+#define PEBS_TEST_PERIOD	1000
+#define PEBS_TEST_BUFFER	PEBS_BUFFER_SIZE
+
+/* Store a basic record of counter @idx, as the CPU would. */
+static void pebs_test_store(struct debug_store *ds, int idx)
+{
+	struct pebs_basic *rec = (void *)(unsigned long)ds->pebs_index;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->format_size = sizeof(*rec);
+	rec->ip = PEBS_TEST_EVENTING_IP;
+	rec->applicable_counters = BIT_ULL(idx);
+	ds->pebs_index += sizeof(*rec);
+}
+
+static void pebs_large_drain(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p;
+	struct x86c_cpu *cpu = ctx->cpu;
+	struct perf_event *large, *other;
+	struct debug_store *ds;
+	void *buf;
+
+	ds = kunit_kzalloc(test, sizeof(*ds), GFP_KERNEL);
+	buf = kunit_kzalloc(test, PEBS_TEST_BUFFER, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ds);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	ds->pebs_buffer_base = (unsigned long)buf;
+	ds->pebs_index = ds->pebs_buffer_base;
+	ds->pebs_absolute_maximum = ds->pebs_buffer_base + PEBS_TEST_BUFFER;
+	cpu->ds = ds;
+	p->pebs = true;
+	p->max_precise = 2;
+
+	/* A fixed period, ip alone: large, reloaded by the store. */
+	large = pebs_test_event(test, 2);
+	large->attr.sample_type = PERF_SAMPLE_IP;
+	large->hw.sample_period = PEBS_TEST_PERIOD;
+	large->attr.sample_period = PEBS_TEST_PERIOD;
+	KUNIT_ASSERT_EQ(test, x86c_pebs_config(p, large), 0);
+	KUNIT_EXPECT_TRUE(test, large->hw.flags & PERF_X86_EVENT_LARGE_PEBS);
+	KUNIT_EXPECT_TRUE(test, large->hw.flags & PERF_X86_EVENT_AUTO_RELOAD);
+	large->hw.idx = 0;
+	large->hw.event_base_rdpmc = 0;
+	cpu->owner[0] = large;
+	cpu->running |= BIT_ULL(0);
+	/* Loaded for its period, as x86c_event_set_period() leaves it. */
+	x86c_fake->gp[0] = -PEBS_TEST_PERIOD & p->cntval_mask;
+	local64_set(&large->hw.prev_count, -PEBS_TEST_PERIOD);
+
+	x86c_pebs_on(p, cpu, 0);
+	KUNIT_EXPECT_EQ(test, x86c_fake->pebs_enable, BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, ds->pebs_event_reset[0],
+			-PEBS_TEST_PERIOD & p->cntval_mask);
+	KUNIT_EXPECT_GT(test, ds->pebs_interrupt_threshold,
+			ds->pebs_buffer_base + PEBS_TEST_BUFFER / 2);
+	KUNIT_EXPECT_LT(test, ds->pebs_interrupt_threshold,
+			ds->pebs_absolute_maximum);
+
+	/* Three periods reloaded, then 7 events into the fourth. */
+	pebs_test_store(ds, 0);
+	pebs_test_store(ds, 0);
+	pebs_test_store(ds, 0);
+	x86c_fake->gp[0] = (-PEBS_TEST_PERIOD + 7) & p->cntval_mask;
+	KUNIT_EXPECT_EQ(test, x86c_pebs_drain(p, cpu, NULL), 3);
+	KUNIT_EXPECT_EQ(test, ev_count(large), 3ULL * PEBS_TEST_PERIOD + 7);
+	KUNIT_EXPECT_EQ(test, ev_left(large), PEBS_TEST_PERIOD - 7);
+	KUNIT_EXPECT_EQ(test, ds->pebs_index, ds->pebs_buffer_base);
+	/* Nothing stored since: nothing more counted. */
+	KUNIT_EXPECT_EQ(test, x86c_pebs_drain(p, cpu, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ev_count(large), 3ULL * PEBS_TEST_PERIOD + 7);
+
+	/* A frequency-sampled precise event joins: a PMI per record. */
+	other = pebs_test_event(test, 2);
+	other->attr.freq = 1;
+	KUNIT_ASSERT_EQ(test, x86c_pebs_config(p, other), 0);
+	KUNIT_EXPECT_FALSE(test, other->hw.flags & PERF_X86_EVENT_AUTO_RELOAD);
+	other->hw.idx = 1;
+	cpu->owner[1] = other;
+	cpu->running |= BIT_ULL(1);
+	x86c_pebs_on(p, cpu, 1);
+	KUNIT_EXPECT_EQ(test, x86c_fake->pebs_enable, BIT_ULL(0) | BIT_ULL(1));
+	KUNIT_EXPECT_EQ(test, ds->pebs_event_reset[1], 0ULL);
+	KUNIT_EXPECT_EQ(test, ds->pebs_interrupt_threshold,
+			ds->pebs_buffer_base + sizeof(struct pebs_basic));
+
+	/* Leaving: the large one's records drained, PEBS off for both. */
+	pebs_test_store(ds, 0);
+	x86c_pebs_off(p, cpu, 0);
+	KUNIT_EXPECT_EQ(test, ds->pebs_index, ds->pebs_buffer_base);
+	KUNIT_EXPECT_EQ(test, ev_count(large), 4ULL * PEBS_TEST_PERIOD + 7);
+	cpu->running &= ~BIT_ULL(1);
+	x86c_pebs_off(p, cpu, 1);
+	KUNIT_EXPECT_EQ(test, x86c_fake->pebs_enable, 0ULL);
+	cpu->owner[0] = NULL;
+	cpu->owner[1] = NULL;
+	cpu->running = 0;
+	cpu->ds = NULL;
+}
+
 static struct kunit_case pebs_cases[] = {
 	KUNIT_CASE(pebs_record_regs),
 	KUNIT_CASE(pebs_config_rule),
+	KUNIT_CASE(pebs_large_drain),
 	{}
 };
 

@@ -46,6 +46,25 @@
 #define X86C_LATE_NMI_MS	100
 
 /**
+ * x86c_pmi_sample_data - an overflow's sample of @event, but for what
+ *	the registers give
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ * @event: the event
+ * @data: the sample: its period, branch stack and the vendor's fields
+ */
+void x86c_pmi_sample_data(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			  struct perf_event *event,
+			  struct perf_sample_data *data)
+{
+	perf_sample_data_init(data, 0, event->hw.last_period);
+	if (has_branch_stack(event))
+		x86c_br_sample(p, cpu, event, data);
+	if (p->vendor->pmi_sample)
+		p->vendor->pmi_sample(p, event, data);
+}
+
+/**
  * x86c_pmi_event - an event's counter overflowed: fold its count, start
  *	its next period, and sample if one elapsed
  * @p: the PMU
@@ -53,11 +72,13 @@
  * @event: the event
  * @regs: the sample's registers: where the PMI came, or the PEBS
  *	record's (intel/pebs.c)
+ * @data: the sample, or NULL for x86c_pmi_sample_data()'s
  */
 void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
-		    struct perf_event *event, struct pt_regs *regs)
+		    struct perf_event *event, struct pt_regs *regs,
+		    struct perf_sample_data *data)
 {
-	struct perf_sample_data data;
+	struct perf_sample_data own;
 	bool elapsed;
 	u64 before;
 
@@ -75,12 +96,11 @@ void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	if (!elapsed || !is_sampling_event(event))
 		return;
 
-	perf_sample_data_init(&data, 0, event->hw.last_period);
-	if (has_branch_stack(event))
-		x86c_br_sample(p, cpu, event, &data);
-	if (p->vendor->pmi_sample)
-		p->vendor->pmi_sample(p, event, &data);
-	if (perf_event_overflow(event, &data, regs))
+	if (!data) {
+		data = &own;
+		x86c_pmi_sample_data(p, cpu, event, data);
+	}
+	if (perf_event_overflow(event, data, regs))
 		x86c_stop(p, cpu, event, 0);
 }
 
@@ -210,7 +230,7 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		ours = status & cpu->running;
 		for_each_set_bit(idx, &ours, X86_PMC_IDX_MAX) {
 			handled++;
-			x86c_pmi_event(p, cpu, cpu->owner[idx], regs);
+			x86c_pmi_event(p, cpu, cpu->owner[idx], regs, NULL);
 		}
 		status = x86c_pmi_status(p, cpu);
 	}

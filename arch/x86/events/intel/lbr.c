@@ -207,13 +207,10 @@ static int intel_lbr_slot(struct x86c_pmu *p, u64 tos, int i)
 	return p->lbr.arch ? i : (tos - i) & (p->lbr.nr - 1);
 }
 
-/* One record from its registers into @e; its kind where INFO says it. */
-static void intel_lbr_record(struct x86c_pmu *p, int slot,
-			     struct perf_branch_entry *e, u16 *kind)
+/* A record's LBR_INFO @info into @e's flags; its kind where INFO says it. */
+static void intel_lbr_info(struct x86c_pmu *p, u64 info,
+			   struct perf_branch_entry *e, u16 *kind)
 {
-	u64 info = p->hw->read_msr(p->lbr.info + slot);
-
-	e->to = p->hw->read_msr(p->lbr.to + slot);
 	perf_clear_branch_entry_bitfields(e);
 	if (p->lbr.has_mispred) {
 		e->mispred = !!(info & LBR_INFO_MISPRED);
@@ -230,6 +227,40 @@ static void intel_lbr_record(struct x86c_pmu *p, int slot,
 		*kind = arch_lbr_kind[FIELD_GET(LBR_INFO_BR_TYPE, info)];
 	if (e->abort)
 		*kind = X86C_BR_ABORT;
+}
+
+/* One record from its registers into @e. */
+static void intel_lbr_record(struct x86c_pmu *p, int slot,
+			     struct perf_branch_entry *e, u16 *kind)
+{
+	e->to = p->hw->read_msr(p->lbr.to + slot);
+	intel_lbr_info(p, p->hw->read_msr(p->lbr.info + slot), e, kind);
+}
+
+/**
+ * x86c_intel_lbr_take - records a PEBS record holds, as the ones read
+ * @p: the PMU
+ * @cpu: this CPU's counters, in a drain
+ * @rec: the records, youngest first, as the LBR registers hold them
+ * @nr: how many
+ *
+ * They become @cpu's snapshot, to the first empty one, for the sample
+ * of the PEBS record (x86c_br_sample()); the drain invalidates it.
+ */
+void x86c_intel_lbr_take(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			 const struct lbr_entry *rec, int nr)
+{
+	struct x86c_br_stack *snap = &cpu->br.snap;
+	int i;
+
+	for (i = 0; i < min(nr, p->lbr.nr) && rec[i].from; i++) {
+		snap->e[i].from = rec[i].from;
+		snap->e[i].to = rec[i].to;
+		intel_lbr_info(p, rec[i].info, &snap->e[i], &cpu->br.kind[i]);
+	}
+	snap->stack.nr = i;
+	snap->stack.hw_idx = 0;
+	cpu->br.snap_valid = true;
 }
 
 /*

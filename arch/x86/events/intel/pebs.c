@@ -22,12 +22,19 @@
  * (an inverted threshold of 16), which the hardware can record, as
  * upstream does for such parts.
  *
- * One record per PMI for now: the threshold is the first record, the
- * counter reloads to 0 and the PMI moves it on to the next period as
- * for any overflow, so a precise event counts and samples exactly as
- * the same event without PEBS, and the sample's other fields (time,
- * branch stack from the LBR registers, addr and data_src unknown) are
- * the PMI's.  Records of counters that no longer run are dropped.
+ * An event sampled at a fixed period (not by frequency, no wakeup per
+ * sample) reloads from the store (auto-reload: the counter starts its
+ * next period by itself), and where its samples need nothing but what
+ * the record has (upstream's set of sample fields: ip, registers, time
+ * from the record's TSC, branch stack from its LBR group, ...) it is
+ * "large": while every precise event on the CPU is, the buffer fills
+ * to near its end before the PMI, records are drained when an event
+ * stops or is read, and a sample costs a record, not an interrupt.
+ * Otherwise the threshold is the first record, the counter reloads to
+ * 0 and the PMI moves it on to the next period as for any overflow.
+ * Either way a precise event counts exactly as without PEBS.  addr and
+ * data_src are never known (the record's memory group is not asked
+ * for).  Records of counters that no longer run are dropped.
  *
  * Locking: struct x86c_pebs_cpu and the debug store's PEBS fields are
  * their CPU's, touched with interrupts off by the PMU callbacks and the
@@ -35,25 +42,26 @@
  */
 
 #include <linux/perf_event.h>
+#include <linux/sched/clock.h>
 
 #include <asm/cpufeature.h>
 #include <asm/intel_ds.h>
 #include <asm/msr.h>
 #include <asm/perf_event.h>
+#include <asm/timer.h>
+#include <asm/tsc.h>
 
 #include "../counters.h"
 
 /* The records the PMI comes after: one, the smallest a record can be. */
 #define X86C_PEBS_THRESHOLD	sizeof(struct pebs_basic)
+/* format 4: fixed counter j's reset value after the eight general ones' */
+#define X86C_PEBS_RESET_FIXED	8
 
 /* Core cycles as a part of no family samples them precisely. */
 #define X86C_PEBS_CYCLES_CODE	0x003cULL
 #define X86C_PEBS_CYCLES_ALIAS	(0x00c0ULL | ARCH_PERFMON_EVENTSEL_INV | \
 				 (16ULL << 24))
-
-/* The general-purpose registers of perf_regs: the record's GPR group. */
-#define X86C_PEBS_GP_REGS	(GENMASK_ULL(PERF_REG_X86_R15, PERF_REG_X86_R8) | \
-				 GENMASK_ULL(PERF_REG_X86_FLAGS, PERF_REG_X86_AX))
 
 static DEFINE_PER_CPU(struct page *, x86c_pebs_pages);
 
@@ -100,19 +108,63 @@ void x86c_pebs_probe(struct x86c_pmu *p)
 /*
  * The groups @event's samples need of a record: the registers, where
  * it asks for general-purpose ones or its ip is the one after the
- * eventing instruction (precise_ip 1).
+ * eventing instruction (precise_ip 1); every branch record of @p for a
+ * branch stack.
  */
-static u64 x86c_pebs_groups(const struct perf_event *event)
+static u64 x86c_pebs_groups(const struct x86c_pmu *p,
+			    const struct perf_event *event)
 {
 	const struct perf_event_attr *attr = &event->attr;
+	u64 groups = 0;
 
 	if (attr->precise_ip < 2 ||
 	    ((attr->sample_type & PERF_SAMPLE_REGS_INTR) &&
-	     (attr->sample_regs_intr & X86C_PEBS_GP_REGS)) ||
+	     (attr->sample_regs_intr & PEBS_GP_REGS)) ||
 	    ((attr->sample_type & PERF_SAMPLE_REGS_USER) &&
-	     (attr->sample_regs_user & X86C_PEBS_GP_REGS)))
-		return PEBS_DATACFG_GP;
-	return 0;
+	     (attr->sample_regs_user & PEBS_GP_REGS)))
+		groups |= PEBS_DATACFG_GP;
+	if (has_branch_stack(event) && p->lbr.nr)
+		groups |= PEBS_DATACFG_LBRS |
+			  (u64)(p->lbr.nr - 1) << PEBS_DATACFG_LBR_SHIFT;
+	return groups;
+}
+
+/* The size of a record with @groups. */
+static unsigned int x86c_pebs_record_size(u64 groups)
+{
+	unsigned int size = sizeof(struct pebs_basic);
+
+	if (groups & PEBS_DATACFG_MEMINFO)
+		size += sizeof(struct pebs_meminfo);
+	if (groups & PEBS_DATACFG_GP)
+		size += sizeof(struct pebs_gprs);
+	if (groups & PEBS_DATACFG_XMMS)
+		size += sizeof(struct pebs_xmm);
+	if (groups & PEBS_DATACFG_LBRS)
+		size += sizeof(struct lbr_entry) *
+			(((groups >> PEBS_DATACFG_LBR_SHIFT) & 0xff) + 1);
+	return size;
+}
+
+/*
+ * The sample fields a record gives without the PMI's help (upstream's
+ * set, so that the same events are large on both): not the time where
+ * the event has its own clock, the user registers only of an event
+ * that never samples the kernel, and registers only the GPR group has.
+ */
+static u64 x86c_pebs_large_fields(const struct perf_event *event)
+{
+	const struct perf_event_attr *attr = &event->attr;
+	u64 fields = LARGE_PEBS_FLAGS | PERF_SAMPLE_BRANCH_STACK |
+		     PERF_SAMPLE_TIME;
+
+	if (attr->use_clockid)
+		fields &= ~PERF_SAMPLE_TIME;
+	if (!attr->exclude_kernel || (attr->sample_regs_user & ~PEBS_GP_REGS))
+		fields &= ~PERF_SAMPLE_REGS_USER;
+	if (attr->sample_regs_intr & ~PEBS_GP_REGS)
+		fields &= ~PERF_SAMPLE_REGS_INTR;
+	return fields;
 }
 
 /**
@@ -137,6 +189,14 @@ int x86c_pebs_config(struct x86c_pmu *p, struct perf_event *event)
 	/* The record is the interrupt; adaptive: DATA_CFG's groups. */
 	hwc->config &= ~ARCH_PERFMON_EVENTSEL_INT;
 	hwc->config |= ICL_EVENTSEL_ADAPTIVE;
+	/* A fixed period: the store reloads the counter. */
+	if (!event->attr.freq &&
+	    !(event->attr.wakeup_events && !event->attr.watermark)) {
+		hwc->flags |= PERF_X86_EVENT_AUTO_RELOAD;
+		if (!(event->attr.sample_type &
+		      ~x86c_pebs_large_fields(event)))
+			hwc->flags |= PERF_X86_EVENT_LARGE_PEBS;
+	}
 	return 0;
 }
 
@@ -177,38 +237,70 @@ void x86c_pebs_release(void)
 
 /* ---- on and off ----------------------------------------------------- */
 
-/* The groups the precise events on this CPU's counters need, together. */
-static u64 x86c_pebs_cpu_groups(struct x86c_cpu *cpu)
+/*
+ * The groups the precise events on this CPU's counters need, together,
+ * and whether all of them are large.
+ */
+static u64 x86c_pebs_cpu_groups(struct x86c_pmu *p, struct x86c_cpu *cpu,
+				bool *large)
 {
 	unsigned long enabled = cpu->pebs.enabled;
 	u64 groups = 0;
 	int idx;
 
-	for_each_set_bit(idx, &enabled, X86_PMC_IDX_MAX)
-		if (cpu->owner[idx])
-			groups |= x86c_pebs_groups(cpu->owner[idx]);
+	*large = true;
+	for_each_set_bit(idx, &enabled, X86_PMC_IDX_MAX) {
+		groups |= x86c_pebs_groups(p, cpu->owner[idx]);
+		if (!(cpu->owner[idx]->hw.flags & PERF_X86_EVENT_LARGE_PEBS))
+			*large = false;
+	}
 	return groups;
 }
 
+/*
+ * PEBS_ENABLE, DATA_CFG and the threshold for the precise events on
+ * this CPU's counters: near the buffer's end while all are large, with
+ * room for a record of each counter the NMI may take to come; else
+ * after the first record.
+ */
 static void x86c_pebs_write(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
-	u64 groups = x86c_pebs_cpu_groups(cpu);
+	struct debug_store *ds = cpu->ds;
+	bool large;
+	u64 groups = x86c_pebs_cpu_groups(p, cpu, &large);
+	u64 room = x86c_pebs_record_size(groups) * (p->num_gp + p->num_fixed);
 
 	if (groups != cpu->pebs.data_cfg) {
 		p->hw->write_msr(MSR_PEBS_DATA_CFG, groups);
 		cpu->pebs.data_cfg = groups;
 	}
+	ds->pebs_interrupt_threshold = ds->pebs_buffer_base +
+		(large && cpu->pebs.enabled ? PEBS_BUFFER_SIZE - room :
+					      X86C_PEBS_THRESHOLD);
 	p->hw->write_msr(MSR_IA32_PEBS_ENABLE, cpu->pebs.enabled);
+}
+
+/* The store's reset value of counter @idx: its next period, or 0. */
+static u64 *x86c_pebs_reset(struct debug_store *ds, int idx)
+{
+	if (idx >= INTEL_PMC_IDX_FIXED)
+		idx = X86C_PEBS_RESET_FIXED + idx - INTEL_PMC_IDX_FIXED;
+	return &ds->pebs_event_reset[idx];
 }
 
 /**
  * x86c_pebs_on - counter @idx is being programmed for a precise event
  * @p: the PMU
  * @cpu: this CPU's counters
- * @idx: the counter, whose owner is the event
+ * @idx: the counter, whose owner is the event, loaded for its period
  */
 void x86c_pebs_on(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
 {
+	struct hw_perf_event *hwc = &cpu->owner[idx]->hw;
+
+	*x86c_pebs_reset(cpu->ds, idx) =
+		hwc->flags & PERF_X86_EVENT_AUTO_RELOAD ?
+		-hwc->sample_period & p->cntval_mask : 0;
 	if (cpu->pebs.enabled & BIT_ULL(idx))
 		return;
 	cpu->pebs.enabled |= BIT_ULL(idx);
@@ -220,13 +312,38 @@ void x86c_pebs_on(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
  * @p: the PMU
  * @cpu: this CPU's counters
  * @idx: the counter
+ *
+ * An event that reloads from the store has its records drained first:
+ * its count needs them, and a large one's samples are there.
  */
 void x86c_pebs_off(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
 {
 	if (!(cpu->pebs.enabled & BIT_ULL(idx)))
 		return;
+	if (cpu->owner[idx]->hw.flags & PERF_X86_EVENT_AUTO_RELOAD)
+		x86c_pebs_drain(p, cpu, NULL);
 	cpu->pebs.enabled &= ~BIT_ULL(idx);
 	x86c_pebs_write(p, cpu);
+}
+
+/**
+ * x86c_pebs_read - bring a running event that reloads from the store up
+ *	to date: its records drained, with the counters stopped meanwhile
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ * @event: the event, on one of them
+ */
+void x86c_pebs_read(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		    struct perf_event *event)
+{
+	/* In the PMI (a group's sample) the counters are stopped already. */
+	bool stop = !cpu->disabled && !in_nmi();
+
+	if (stop)
+		p->vendor->disable_all(p, cpu);
+	x86c_pebs_drain(p, cpu, NULL);
+	if (stop)
+		p->vendor->enable_all(p, cpu);
 }
 
 /* ---- records to samples --------------------------------------------- */
@@ -294,11 +411,93 @@ void x86c_pebs_regs(const struct perf_event *event, const void *rec,
 	}
 }
 
+/*
+ * An event that reloads from the store counted @records periods since
+ * it was last brought up to date, and what its counter shows beyond
+ * the last reload: both go to its count.
+ */
+static void x86c_pebs_reload_update(struct x86c_pmu *p,
+				    struct perf_event *event,
+				    unsigned int records)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 now, then;
+
+	then = x86c_sign_extend(p, local64_read(&hwc->prev_count));
+	now = x86c_sign_extend(p, p->hw->read_pmc(hwc->event_base_rdpmc));
+	local64_set(&hwc->prev_count, now);
+	local64_add(now - then + (s64)records * hwc->sample_period,
+		    &event->count);
+	local64_set(&hwc->period_left, -now);
+	perf_event_update_userpage(event);
+}
+
+/* The time a record's TSC says, where perf's clock is the TSC's. */
+static void x86c_pebs_time(const struct perf_event *event,
+			   const struct pebs_basic *basic,
+			   struct perf_sample_data *data)
+{
+	if (!(event->attr.sample_type & PERF_SAMPLE_TIME) ||
+	    event->attr.use_clockid || !using_native_sched_clock() ||
+	    !sched_clock_stable())
+		return;
+	data->time = native_sched_clock_from_tsc(basic->tsc) +
+		     __sched_clock_offset;
+	data->sample_flags |= PERF_SAMPLE_TIME;
+}
+
+/*
+ * A record as a sample of a running event that reloads from the store:
+ * the last one of a PMI's drain is the overflow (throttling, the
+ * event's handler), the others and those drained elsewhere are output.
+ */
+static void x86c_pebs_output(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			     struct perf_event *event,
+			     const struct pebs_basic *basic,
+			     struct pt_regs *regs, bool overflow)
+{
+	struct perf_sample_data data;
+
+	x86c_pmi_sample_data(p, cpu, event, &data);
+	x86c_pebs_time(event, basic, &data);
+	if (!overflow)
+		perf_event_output(event, &data, regs);
+	else if (perf_event_overflow(event, &data, regs))
+		x86c_stop(p, cpu, event, 0);
+}
+
+/* The records a record has of the branch records, for its sample. */
+static void x86c_pebs_branches(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			       const struct pebs_basic *basic)
+{
+	u64 groups = basic->format_group;
+	const struct lbr_entry *lbr;
+
+	if (!(groups & PEBS_DATACFG_LBRS))
+		return;
+	lbr = (const void *)basic + basic->format_size;
+	lbr -= ((groups >> PEBS_DATACFG_LBR_SHIFT) & 0xff) + 1;
+	x86c_intel_lbr_take(p, cpu, lbr, ((groups >> PEBS_DATACFG_LBR_SHIFT) &
+					  0xff) + 1);
+}
+
+/* The running precise events a record is of. */
+static unsigned long x86c_pebs_owners(struct x86c_cpu *cpu,
+				      const struct pebs_basic *basic)
+{
+	return basic->applicable_counters & cpu->pebs.enabled & cpu->running;
+}
+
 /**
  * x86c_pebs_drain - the stored records become samples; the buffer empty
  * @p: the PMU
- * @cpu: this CPU's counters, in the PMI (the counters stopped)
- * @iregs: where the PMI came
+ * @cpu: this CPU's counters, the counters stopped: the PMI, an event
+ *	leaving, a read
+ * @iregs: where the PMI came, or NULL elsewhere
+ *
+ * Events that reload from the store are brought up to date first, by
+ * the periods their records stand for; each record is then a sample
+ * of each running precise event it applies to.
  *
  * Return: how many samples it made, at least 1 if there were records
  * (the PMI was ours).
@@ -306,36 +505,62 @@ void x86c_pebs_regs(const struct perf_event *event, const void *rec,
 int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		    struct pt_regs *iregs)
 {
+	u16 records[X86_PMC_IDX_MAX] = {};
+	static struct pt_regs none;
 	struct debug_store *ds = cpu->ds;
-	const u8 *at, *top;
-	int handled = 0;
+	unsigned long ran, reloads = 0;
+	const u8 *base, *top, *at;
+	int handled = 0, idx;
 
-	if (!ds || !ds->pebs_buffer_base)
+	if (!ds || !ds->pebs_buffer_base || cpu->pebs.draining)
 		return 0;
-	at = (const u8 *)(unsigned long)ds->pebs_buffer_base;
+	cpu->pebs.draining = true;
+	base = (const u8 *)(unsigned long)ds->pebs_buffer_base;
 	top = (const u8 *)(unsigned long)ds->pebs_index;
-	if (top <= at)
-		return 0;
 
-	while (at + sizeof(struct pebs_basic) <= top) {
+	for (at = base; at + sizeof(struct pebs_basic) <= top;) {
 		const struct pebs_basic *basic = (const void *)at;
-		unsigned long ran;
-		int idx;
 
 		if (basic->format_size < sizeof(*basic) ||
 		    at + basic->format_size > top)
 			break;
-		ran = basic->applicable_counters & cpu->pebs.enabled &
-		      cpu->running;
-		for_each_set_bit(idx, &ran, X86_PMC_IDX_MAX) {
-			struct pt_regs regs = *iregs;
-
-			x86c_pebs_regs(cpu->owner[idx], basic, &regs);
-			x86c_pmi_event(p, cpu, cpu->owner[idx], &regs);
-			handled++;
-		}
+		ran = x86c_pebs_owners(cpu, basic);
+		for_each_set_bit(idx, &ran, X86_PMC_IDX_MAX)
+			records[idx]++;
 		at += basic->format_size;
 	}
+	top = at;
+	ran = cpu->pebs.enabled & cpu->running;
+	for_each_set_bit(idx, &ran, X86_PMC_IDX_MAX) {
+		if (!(cpu->owner[idx]->hw.flags & PERF_X86_EVENT_AUTO_RELOAD))
+			continue;
+		reloads |= BIT(idx);
+		x86c_pebs_reload_update(p, cpu->owner[idx], records[idx]);
+	}
+
+	for (at = base; at < top; at += ((struct pebs_basic *)at)->format_size) {
+		const struct pebs_basic *basic = (const void *)at;
+
+		ran = x86c_pebs_owners(cpu, basic);
+		if (ran)
+			x86c_pebs_branches(p, cpu, basic);
+		for_each_set_bit(idx, &ran, X86_PMC_IDX_MAX) {
+			struct perf_event *event = cpu->owner[idx];
+			struct pt_regs regs = iregs ? *iregs : none;
+
+			x86c_pebs_regs(event, basic, &regs);
+			handled++;
+			if (!(reloads & BIT(idx))) {
+				x86c_pmi_event(p, cpu, event, &regs, NULL);
+				continue;
+			}
+			x86c_pebs_output(p, cpu, event, basic, &regs,
+					 iregs && !--records[idx]);
+		}
+	}
+	/* Not the LBR registers': the next sample reads them. */
+	cpu->br.snap_valid = false;
 	ds->pebs_index = ds->pebs_buffer_base;
-	return handled ?: 1;
+	cpu->pebs.draining = false;
+	return handled ?: top > base;
 }
