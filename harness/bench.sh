@@ -17,8 +17,8 @@
 # gives them per operation, ours beside stock (bench.c's BENCHPMU lines).
 #
 # BENCH selects what runs: benchmark names (bench.c's), hw (the hw_ ones,
-# hardware events), lbr (the lbr_ ones, branch records) or sw (all the
-# others); every group by default.
+# hardware events), lbr (the lbr_ and pebs_ ones, branch records and
+# precise samples) or sw (all the others); every group by default.
 # Scenarios without the hardware they need (no PMU, or a kernel without
 # a counter driver for it) show n/a and fail nothing.
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +30,8 @@ sel=${BENCH:-sw hw lbr}
 # shift=0 but on another CPU (-cpu max,vendor=GenuineIntel, which also
 # brings the perf NMI watchdog to life): a boot of their own on intel,
 # so the software figures stay comparable with earlier runs.  The branch
-# record ones ("lbr") boot intel-lbr, whose Architectural LBR they need.
+# record and precise-sample ones ("lbr") boot intel-lbr, whose
+# Architectural LBR and PEBS they need.
 # arm64's PMUv3 always counts: one boot runs both.
 boots_for() {
 	case "$1" in
@@ -42,7 +43,11 @@ boots_for() {
 pick() {
 	local w g out=
 	for w in $sel; do
-		case "$w" in hw|hw_*) g=hw ;; lbr|lbr_*) g=lbr ;; *) g=sw ;; esac
+		case "$w" in
+		hw|hw_*) g=hw ;;
+		lbr|lbr_*|pebs_*) g=lbr ;;
+		*) g=sw ;;
+		esac
 		[[ ",$1," == *",$g,"* ]] && out+=" $w"
 	done
 	echo $out

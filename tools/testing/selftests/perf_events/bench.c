@@ -26,8 +26,9 @@
  * stderr, and is not a failure.
  *
  * Arguments select what runs: a benchmark's name, "hw" (every hw_
- * benchmark: hardware events), "lbr" (every lbr_ one: branch records)
- * or "sw" (all the others); none runs all.
+ * benchmark: hardware events), "lbr" (every lbr_ and pebs_ one: branch
+ * records and precise samples, which need the same PMU model) or "sw"
+ * (all the others); none runs all.
  * BENCH_MS (environment) sets the time each benchmark aims to measure for
  * (default 200 ms).
  *
@@ -1176,22 +1177,32 @@ static double run_hw_mux(long n, long ngroups)
  * turns the dynamic limit off (the kernel logs "Dynamic interrupt
  * throttling disabled"), as one does to sample at a high rate, and puts
  * both back when bench exits.
+ *
+ * The same with the event precise (precise_ip 2), on a PMU with PEBS
+ * (intel-lbr): pebs_sample_pmi asks for a wakeup per sample, which
+ * keeps the driver at a PMI per record; pebs_sample_large asks for
+ * nothing a record does not have, so the records pile up in the PEBS
+ * buffer and a PMI drains hundreds ("large PEBS").  Their ring buffer
+ * holds a whole PEBS buffer's worth of samples.
  */
 #define PMI_PERIOD	10000
 #define PMI_CHUNK	256
 #define PMI_PAGES	16	/* 64 KiB: 1600 records of 40 bytes */
+#define PEBS_PAGES	128	/* 512 KiB: 13,000 records */
+enum { SAMPLE_PMI, SAMPLE_PEBS_PMI, SAMPLE_PEBS_LARGE };
 
 struct pmi_tally {
 	long samples, throttles, lost;
 };
 
-/* Count and hand back every record written so far. */
-static void pmi_drain(struct perf_event_mmap_page *mp, struct pmi_tally *t)
+/* Count and hand back every record written so far in @pages' buffer. */
+static void pmi_drain(struct perf_event_mmap_page *mp, int pages,
+		      struct pmi_tally *t)
 {
 	const char *data = (const char *)mp + page_size;
 	__u64 head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
 	__u64 tail = mp->data_tail;
-	const __u64 size = PMI_PAGES * page_size;
+	const __u64 size = pages * page_size;
 
 	while (tail < head) {
 		const struct perf_event_header *h =
@@ -1213,6 +1224,10 @@ static void pmi_drain(struct perf_event_mmap_page *mp, struct pmi_tally *t)
 static double run_hw_sample_pmi(long n, long arg)
 {
 	const unsigned long loop = PMI_CHUNK * PMI_PERIOD / LOOP_K;
+	const int pages = arg == SAMPLE_PMI ? PMI_PAGES : PEBS_PAGES;
+	const char *name = arg == SAMPLE_PMI ? "hw_sample_pmi" :
+			   arg == SAMPLE_PEBS_PMI ? "pebs_sample_pmi" :
+			   "pebs_sample_large";
 	struct perf_event_mmap_page *mp;
 	struct perf_event_attr attr;
 	struct pmi_tally tally = { 0 };
@@ -1225,7 +1240,7 @@ static double run_hw_sample_pmi(long n, long arg)
 	if (hw_absent())
 		return NOT_AVAILABLE;
 	if (no_throttling())
-		fprintf(stderr, "bench: hw_sample_pmi: cannot turn throttling off\n");
+		fprintf(stderr, "bench: %s: cannot turn throttling off\n", name);
 	for (c = 0; c < chunks; c++) {
 		t0 = now_ns();
 		hwc_loop(loop);
@@ -1238,10 +1253,17 @@ static double run_hw_sample_pmi(long n, long arg)
 	attr.sample_period = PMI_PERIOD;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			   PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	if (arg != SAMPLE_PMI)
+		attr.precise_ip = 2;
+	if (arg == SAMPLE_PEBS_PMI)
+		attr.wakeup_events = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	/* Not precise on this PMU (no PEBS): nothing to measure. */
+	if (fd < 0 && arg != SAMPLE_PMI && errno == EOPNOTSUPP)
+		return NOT_AVAILABLE;
 	if (fd < 0)
 		return hw_open_failed("perf_event_open (hw_sample_pmi)");
-	mp = perf_rb_mmap(fd, PMI_PAGES, PROT_READ | PROT_WRITE);
+	mp = perf_rb_mmap(fd, pages, PROT_READ | PROT_WRITE);
 	if (!mp)
 		die("mmap (hw_sample_pmi ring buffer)");
 	memcpy(before, access_sum, sizeof(before));
@@ -1250,20 +1272,23 @@ static double run_hw_sample_pmi(long n, long arg)
 		t0 = span_begin();
 		hwc_loop(loop);
 		with += span_end() - t0;
-		pmi_drain(mp, &tally);
+		pmi_drain(mp, pages, &tally);
 	}
+	/* A large PEBS event's last records come out as it stops. */
+	t0 = span_begin();
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	pmi_drain(mp, &tally);
-	munmap(mp, (1 + PMI_PAGES) * page_size);
+	with += span_end() - t0;
+	pmi_drain(mp, pages, &tally);
+	munmap(mp, (1 + pages) * page_size);
 	close(fd);
 
 	if (!tally.samples) {
-		fprintf(stderr, "bench: hw_sample_pmi: no samples\n");
+		fprintf(stderr, "bench: %s: no samples\n", name);
 		return -1;
 	}
 	if (tally.throttles || tally.lost)
-		fprintf(stderr, "bench: hw_sample_pmi: %ld throttle and %ld lost records in %ld samples\n",
-			tally.throttles, tally.lost, tally.samples);
+		fprintf(stderr, "bench: %s: %ld throttle and %ld lost records in %ld samples\n",
+			name, tally.throttles, tally.lost, tally.samples);
 	/* Per sample, in measure()'s terms of n operations. */
 	access_scale(before, (double)n / tally.samples);
 	return with > base ? (with - base) * n / tally.samples : 0;
@@ -1316,13 +1341,16 @@ static const struct bench {
 	{ "hw_ctxsw_0",		run_hw_ctxsw,		0,	64,	NS_PER_OP, NULL },
 	{ "hw_ctxsw_4",		run_hw_ctxsw,		4,	64,	NS_PER_OP, "hw_ctxsw_0" },
 	{ "hw_ctxsw_same_4",	run_hw_ctxsw_same,	4,	64,	NS_PER_OP, "hw_ctxsw_0" },
-	{ "hw_sample_pmi",	run_hw_sample_pmi,	0,	PMI_CHUNK, NS_PER_OP, NULL },
+	{ "hw_sample_pmi",	run_hw_sample_pmi,	SAMPLE_PMI, PMI_CHUNK, NS_PER_OP, NULL },
 	{ "hw_mux_0",		run_hw_mux,		0,	16,	NS_PER_OP, NULL },
 	{ "hw_mux_16",		run_hw_mux,		16,	16,	NS_PER_OP, "hw_mux_0" },
 	/* Branch records ("lbr"): on a PMU model with them. */
 	{ "lbr_ctxsw_0",	run_lbr_ctxsw,		0,	64,	NS_PER_OP, NULL },
 	{ "lbr_ctxsw_callstack", run_lbr_ctxsw,		1,	64,	NS_PER_OP, "lbr_ctxsw_0" },
 	{ "lbr_ctxsw_callstack_both", run_lbr_ctxsw,	2,	64,	NS_PER_OP, "lbr_ctxsw_0" },
+	/* Precise samples (the "lbr" group's boot): on a PMU with PEBS. */
+	{ "pebs_sample_pmi",	run_hw_sample_pmi,	SAMPLE_PEBS_PMI, PMI_CHUNK, NS_PER_OP, NULL },
+	{ "pebs_sample_large",	run_hw_sample_pmi,	SAMPLE_PEBS_LARGE, PMI_CHUNK, NS_PER_OP, NULL },
 };
 
 /* Whether b is the baseline of one of the nb benchmarks. */
@@ -1390,7 +1418,7 @@ static const char *group_of(const char *name)
 {
 	if (!strncmp(name, "hw_", 3))
 		return "hw";
-	if (!strncmp(name, "lbr_", 4))
+	if (!strncmp(name, "lbr_", 4) || !strncmp(name, "pebs_", 5))
 		return "lbr";
 	return "sw";
 }
