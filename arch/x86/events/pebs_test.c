@@ -56,6 +56,8 @@ static void pebs_test_fill(struct pebs_test_record *rec, u64 groups)
 		rec->basic.format_size += sizeof(*gprs);
 		gprs->ip = PEBS_TEST_NEXT_IP;
 		gprs->bx = PEBS_TEST_BX;
+		gprs->sp = PEBS_TEST_BX + 1;
+		gprs->r15 = PEBS_TEST_BX + 2;
 		gprs->flags = X86_EFLAGS_IF | X86_EFLAGS_FIXED;
 	}
 }
@@ -98,6 +100,9 @@ static void pebs_record_regs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, regs.ip, PEBS_TEST_NEXT_IP);
 	KUNIT_EXPECT_FALSE(test, regs.flags & PERF_EFLAGS_EXACT);
 	KUNIT_EXPECT_EQ(test, regs.bx, PEBS_TEST_BX);
+	KUNIT_EXPECT_EQ(test, regs.sp, PEBS_TEST_BX + 1);
+	KUNIT_EXPECT_EQ(test, regs.r15, PEBS_TEST_BX + 2);
+	KUNIT_EXPECT_EQ(test, regs.ax, 0UL);
 	KUNIT_EXPECT_TRUE(test, regs.flags & X86_EFLAGS_IF);
 
 	/* Memory group first: the registers are found behind it. */

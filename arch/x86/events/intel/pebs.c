@@ -361,6 +361,22 @@ static void x86c_pebs_set_ip(struct pt_regs *regs, u64 ip)
 	}
 }
 
+/*
+ * Where in struct pt_regs each register of the GPR group goes, in the
+ * group's order from RAX on (the SDM's: RAX, RCX, RDX, RBX, RSP, RBP,
+ * RSI, RDI, R8-R15).
+ */
+static const u16 x86c_pebs_gpr_at[] = {
+	offsetof(struct pt_regs, ax), offsetof(struct pt_regs, cx),
+	offsetof(struct pt_regs, dx), offsetof(struct pt_regs, bx),
+	offsetof(struct pt_regs, sp), offsetof(struct pt_regs, bp),
+	offsetof(struct pt_regs, si), offsetof(struct pt_regs, di),
+	offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+	offsetof(struct pt_regs, r10), offsetof(struct pt_regs, r11),
+	offsetof(struct pt_regs, r12), offsetof(struct pt_regs, r13),
+	offsetof(struct pt_regs, r14), offsetof(struct pt_regs, r15),
+};
+
 /**
  * x86c_pebs_regs - the registers of a sample from a record
  * @event: the event sampled
@@ -384,23 +400,13 @@ void x86c_pebs_regs(const struct perf_event *event, const void *rec,
 		gprs = next;
 
 	if (gprs) {
+		const u64 *val = &gprs->ax;
+		int i;
+
 		regs->flags = gprs->flags;
-		regs->ax = gprs->ax;
-		regs->cx = gprs->cx;
-		regs->dx = gprs->dx;
-		regs->bx = gprs->bx;
-		regs->sp = gprs->sp;
-		regs->bp = gprs->bp;
-		regs->si = gprs->si;
-		regs->di = gprs->di;
-		regs->r8 = gprs->r8;
-		regs->r9 = gprs->r9;
-		regs->r10 = gprs->r10;
-		regs->r11 = gprs->r11;
-		regs->r12 = gprs->r12;
-		regs->r13 = gprs->r13;
-		regs->r14 = gprs->r14;
-		regs->r15 = gprs->r15;
+		for (i = 0; i < ARRAY_SIZE(x86c_pebs_gpr_at); i++)
+			*(unsigned long *)((void *)regs + x86c_pebs_gpr_at[i]) =
+				val[i];
 	}
 	if (event->attr.precise_ip >= 2 || !gprs) {
 		x86c_pebs_set_ip(regs, basic->ip);
