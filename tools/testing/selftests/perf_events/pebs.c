@@ -237,6 +237,10 @@ static bool pebs_next(struct perf_rb *rb, struct pebs_sample *s,
 	return false;
 }
 
+/* A case's own look at a sample in the sled: false if it is wrong. */
+typedef bool (*pebs_check_fn)(const struct pebs_sample *s,
+			      unsigned long *good);
+
 /*
  * Walk @rb: the samples, those in the sled (@after: on the instructions
  * after its nops), those with EXACT_IP, the pairs of consecutive ones in
@@ -245,9 +249,7 @@ static bool pebs_next(struct perf_rb *rb, struct pebs_sample *s,
  * times, and how often one went back.
  */
 static void pebs_tally(struct perf_rb *rb, int after, bool timed,
-		       bool (*check)(const struct pebs_sample *s,
-				     unsigned long *good),
-		       struct pebs_tally *t)
+		       pebs_check_fn check, struct pebs_tally *t)
 {
 	struct pebs_sample s;
 	__u64 prev = 0;
@@ -319,10 +321,7 @@ static void pebs_tally(struct perf_rb *rb, int after, bool timed,
  */
 static __u32 pebs_series(struct __test_metadata *_metadata,
 			 struct perf_event_attr *attr, unsigned long n,
-			 int after,
-			 bool (*check)(const struct pebs_sample *s,
-				       unsigned long *good),
-			 struct pebs_tally *t)
+			 int after, pebs_check_fn check, struct pebs_tally *t)
 {
 	struct perf_rb rb;
 	__u32 idx = 0;
