@@ -172,7 +172,8 @@ static void intel_unprogram(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
 {
 	if (x86c_is_metric(idx))
 		return;
-	x86c_pebs_off(p, cpu, idx);
+	if (unlikely(cpu->pebs.enabled & BIT_ULL(idx)))
+		x86c_pebs_off(p, cpu, idx);
 	if (x86c_is_fixed(idx))
 		intel_set_fixed(p, cpu, idx - INTEL_PMC_IDX_FIXED, 0);
 	else

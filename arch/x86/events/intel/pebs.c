@@ -311,15 +311,14 @@ void x86c_pebs_on(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
  * x86c_pebs_off - counter @idx stops sampling precisely
  * @p: the PMU
  * @cpu: this CPU's counters
- * @idx: the counter
+ * @idx: the counter, one of @cpu->pebs.enabled (the caller tells, on
+ *	the path that stops every counter)
  *
  * An event that reloads from the store has its records drained first:
  * its count needs them, and a large one's samples are there.
  */
 void x86c_pebs_off(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
 {
-	if (!(cpu->pebs.enabled & BIT_ULL(idx)))
-		return;
 	if (cpu->owner[idx]->hw.flags & PERF_X86_EVENT_AUTO_RELOAD)
 		x86c_pebs_drain(p, cpu, NULL);
 	cpu->pebs.enabled &= ~BIT_ULL(idx);
