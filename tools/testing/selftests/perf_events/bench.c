@@ -1189,7 +1189,7 @@ static double run_hw_mux(long n, long ngroups)
 #define PMI_CHUNK	256
 #define PMI_PAGES	16	/* 64 KiB: 1600 records of 40 bytes */
 #define PEBS_PAGES	128	/* 512 KiB: 13,000 records */
-enum { SAMPLE_PMI, SAMPLE_PEBS_PMI, SAMPLE_PEBS_LARGE };
+enum { SAMPLE_PMI, SAMPLE_PEBS, SAMPLE_LARGE };
 
 struct pmi_tally {
 	long samples, throttles, lost;
@@ -1226,7 +1226,7 @@ static double run_hw_sample_pmi(long n, long arg)
 	const unsigned long loop = PMI_CHUNK * PMI_PERIOD / LOOP_K;
 	const int pages = arg == SAMPLE_PMI ? PMI_PAGES : PEBS_PAGES;
 	const char *name = arg == SAMPLE_PMI ? "hw_sample_pmi" :
-			   arg == SAMPLE_PEBS_PMI ? "pebs_sample_pmi" :
+			   arg == SAMPLE_PEBS ? "pebs_sample_pmi" :
 			   "pebs_sample_large";
 	struct perf_event_mmap_page *mp;
 	struct perf_event_attr attr;
@@ -1255,7 +1255,7 @@ static double run_hw_sample_pmi(long n, long arg)
 			   PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 	if (arg != SAMPLE_PMI)
 		attr.precise_ip = 2;
-	if (arg == SAMPLE_PEBS_PMI)
+	if (arg == SAMPLE_PEBS)
 		attr.wakeup_events = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	/* Not precise on this PMU (no PEBS): nothing to measure. */
@@ -1349,8 +1349,8 @@ static const struct bench {
 	{ "lbr_ctxsw_callstack", run_lbr_ctxsw,		1,	64,	NS_PER_OP, "lbr_ctxsw_0" },
 	{ "lbr_ctxsw_callstack_both", run_lbr_ctxsw,	2,	64,	NS_PER_OP, "lbr_ctxsw_0" },
 	/* Precise samples (the "lbr" group's boot): on a PMU with PEBS. */
-	{ "pebs_sample_pmi",	run_hw_sample_pmi,	SAMPLE_PEBS_PMI, PMI_CHUNK, NS_PER_OP, NULL },
-	{ "pebs_sample_large",	run_hw_sample_pmi,	SAMPLE_PEBS_LARGE, PMI_CHUNK, NS_PER_OP, NULL },
+	{ "pebs_sample_pmi",	run_hw_sample_pmi, SAMPLE_PEBS, PMI_CHUNK, NS_PER_OP, NULL },
+	{ "pebs_sample_large",	run_hw_sample_pmi, SAMPLE_LARGE, PMI_CHUNK, NS_PER_OP, NULL },
 };
 
 /* Whether b is the baseline of one of the nb benchmarks. */
