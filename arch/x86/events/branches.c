@@ -528,18 +528,13 @@ int x86c_br_snapshot(struct perf_branch_entry *entries, unsigned int cnt)
 
 /* ---- what a sample keeps ------------------------------------------- */
 
-static bool x86c_br_kernel_ip(u64 ip)
-{
-	return (s64)ip < 0;
-}
-
 /*
  * Up to @len bytes of the instruction at @ip, from the kernel's text or
  * the task's memory, in NMI context.  Return: how many were read.
  */
 static int x86c_br_fetch(u64 ip, u8 *buf, int len)
 {
-	if (x86c_br_kernel_ip(ip))
+	if (x86c_kernel_ip(ip))
 		return copy_from_kernel_nofault(buf, (void *)ip, len) ? 0 : len;
 	if (!current->mm)
 		return 0;
@@ -616,7 +611,7 @@ u32 x86c_br_kind(u64 from, u64 to)
 {
 	u8 buf[MAX_INSN_SIZE];
 	enum insn_mode mode = INSN_MODE_64;
-	bool entry = !x86c_br_kernel_ip(from) && x86c_br_kernel_ip(to);
+	bool entry = !x86c_kernel_ip(from) && x86c_kernel_ip(to);
 	struct insn insn;
 	u32 kind = 0;
 	int len;
@@ -624,7 +619,7 @@ u32 x86c_br_kind(u64 from, u64 to)
 	if (!from)
 		return 0;
 	len = x86c_br_fetch(from, buf, sizeof(buf));
-	if (!x86c_br_kernel_ip(from) && IS_ENABLED(CONFIG_IA32_EMULATION) &&
+	if (!x86c_kernel_ip(from) && IS_ENABLED(CONFIG_IA32_EMULATION) &&
 	    current->mm && !user_64bit_mode(task_pt_regs(current)))
 		mode = INSN_MODE_32;
 	if (len && !insn_decode(&insn, buf, len, mode))
@@ -657,9 +652,9 @@ static bool x86c_br_keeps(u32 keep, const struct perf_branch_entry *e,
 			  u32 kind, bool by_kind)
 {
 	if (!(keep & X86C_BR_KERNEL) &&
-	    (x86c_br_kernel_ip(e->from) || x86c_br_kernel_ip(e->to)))
+	    (x86c_kernel_ip(e->from) || x86c_kernel_ip(e->to)))
 		return false;
-	if (!(keep & X86C_BR_USER) && !x86c_br_kernel_ip(e->to))
+	if (!(keep & X86C_BR_USER) && !x86c_kernel_ip(e->to))
 		return false;
 	if (!by_kind)
 		return true;

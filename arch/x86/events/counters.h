@@ -885,6 +885,16 @@ static inline struct x86c_pmu *x86c_here(void)
 }
 
 /*
+ * Whether @ip is a kernel address: the upper half of the address space,
+ * which no user mapping reaches (a branch record's end, a PEBS record's
+ * instruction, a branch trace's).
+ */
+static inline bool x86c_kernel_ip(u64 ip)
+{
+	return (s64)ip < 0;
+}
+
+/*
  * A PMU of the running kernel's, not a KUnit model's: only those
  * report what they find in the boot log.
  */

@@ -177,7 +177,7 @@ static bool x86c_bts_keeps(const struct perf_event *event,
 			   const struct x86c_bts_record *r)
 {
 	return !event->attr.exclude_kernel ||
-	       ((s64)r->from >= 0 && (s64)r->to >= 0);
+	       (!x86c_kernel_ip(r->from) && !x86c_kernel_ip(r->to));
 }
 
 /*

@@ -351,7 +351,7 @@ void x86c_pebs_read(struct x86c_pmu *p, struct x86c_cpu *cpu,
 static void x86c_pebs_set_ip(struct pt_regs *regs, u64 ip)
 {
 	regs->ip = ip;
-	if (ip >= TASK_SIZE_MAX) {
+	if (x86c_kernel_ip(ip)) {
 		regs->cs = __KERNEL_CS;
 		regs->ss = __KERNEL_DS;
 	} else {
