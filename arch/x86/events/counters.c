@@ -1095,7 +1095,7 @@ static void x86c_read(struct perf_event *event)
 	if (unlikely(event->hw.flags & PERF_X86_EVENT_AUTO_RELOAD) &&
 	    idx >= 0 && cpu->owner[idx] == event &&
 	    (cpu->running & BIT_ULL(idx)))
-		x86c_pebs_read(p, cpu, event);
+		x86c_pebs_read(p, cpu);
 	x86c_event_update(p, event);
 }
 

@@ -1007,14 +1007,13 @@ void x86c_ds_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_ds_resume(void);
 
 /* intel/pebs.c: precise event-based sampling */
-void x86c_pebs_probe(struct x86c_pmu *p);
+void x86c_pebs_probe(struct x86c_pmu *p, const struct x86c_intel_family *f);
 int x86c_pebs_config(struct x86c_pmu *p, struct perf_event *event);
 int x86c_pebs_reserve(void);
 void x86c_pebs_release(void);
 void x86c_pebs_on(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx);
 void x86c_pebs_off(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx);
-void x86c_pebs_read(struct x86c_pmu *p, struct x86c_cpu *cpu,
-		    struct perf_event *event);
+void x86c_pebs_read(struct x86c_pmu *p, struct x86c_cpu *cpu);
 int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		    struct pt_regs *iregs);
 void x86c_pebs_regs(const struct perf_event *event, const void *rec,
@@ -1091,8 +1090,9 @@ static inline int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	return 0;
 }
 
-static inline void x86c_pebs_read(struct x86c_pmu *p, struct x86c_cpu *cpu,
-				  struct perf_event *event) { }
+static inline void x86c_pebs_read(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+}
 #endif
 
 /* ht_excl.c */

@@ -801,7 +801,7 @@ int x86c_intel_probe(struct x86c_pmu *p, struct x86c_pmu *atom)
 	intel_family_tables(p, f);
 	x86c_intel_lbr_probe(p, f);
 	x86c_bts_probe(p);
-	x86c_pebs_probe(p);
+	x86c_pebs_probe(p, f);
 	p->tsx_force_abort = f && f->tsx_force_abort && p->num_gp > 3 &&
 			     boot_cpu_has(X86_FEATURE_TSX_FORCE_ABORT) &&
 			     !boot_cpu_has(X86_FEATURE_RTM_ALWAYS_ABORT);

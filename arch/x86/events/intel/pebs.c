@@ -69,18 +69,17 @@ static DEFINE_PER_CPU(struct page *, x86c_pebs_pages);
 
 /**
  * x86c_pebs_probe - does the CPU sample precisely, in a format we take
- * @p: an Intel core PMU, being probed, with its perf_capabilities and
- *	the family tables
+ * @p: an Intel core PMU, being probed, with its perf_capabilities
+ * @f: the CPU's family, or NULL
  *
  * PEBS needs the debug store in its 64-bit format (DTES64), the PEBS
  * feature the kernel reads from IA32_MISC_ENABLE, and record format 4
  * with the baseline (adaptive) groups.
  */
-void x86c_pebs_probe(struct x86c_pmu *p)
+void x86c_pebs_probe(struct x86c_pmu *p, const struct x86c_intel_family *f)
 {
 	u64 caps = p->perf_capabilities;
 	int format = (caps & PERF_CAP_PEBS_FORMAT) >> 8;
-
 	bool baseline = caps & PERF_CAP_PEBS_BASELINE;
 
 	p->pebs = false;
@@ -99,11 +98,16 @@ void x86c_pebs_probe(struct x86c_pmu *p)
 	/* PEBS itself, and an exact IP from the record's eventing IP */
 	p->max_precise = 2;
 	p->status_extra |= GLOBAL_STATUS_BUFFER_OVF;
-	p->pebs_cycles_alias = !p->family_name ||
-			       !strncmp(p->family_name, "generic", 7);
+	p->pebs_cycles_alias = !f;
 }
 
 /* ---- events --------------------------------------------------------- */
+
+/* How many branch records a record with @groups has. */
+static unsigned int x86c_pebs_lbr_nr(u64 groups)
+{
+	return ((groups >> PEBS_DATACFG_LBR_SHIFT) & 0xff) + 1;
+}
 
 /*
  * The groups @event's samples need of a record: the registers, where
@@ -141,8 +145,7 @@ static unsigned int x86c_pebs_record_size(u64 groups)
 	if (groups & PEBS_DATACFG_XMMS)
 		size += sizeof(struct pebs_xmm);
 	if (groups & PEBS_DATACFG_LBRS)
-		size += sizeof(struct lbr_entry) *
-			(((groups >> PEBS_DATACFG_LBR_SHIFT) & 0xff) + 1);
+		size += sizeof(struct lbr_entry) * x86c_pebs_lbr_nr(groups);
 	return size;
 }
 
@@ -326,14 +329,13 @@ void x86c_pebs_off(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx)
 }
 
 /**
- * x86c_pebs_read - bring a running event that reloads from the store up
- *	to date: its records drained, with the counters stopped meanwhile
+ * x86c_pebs_read - bring the running events that reload from the store
+ *	up to date: the records drained, with the counters stopped
+ *	meanwhile
  * @p: the PMU
  * @cpu: this CPU's counters
- * @event: the event, on one of them
  */
-void x86c_pebs_read(struct x86c_pmu *p, struct x86c_cpu *cpu,
-		    struct perf_event *event)
+void x86c_pebs_read(struct x86c_pmu *p, struct x86c_cpu *cpu)
 {
 	/* In the PMI (a group's sample) the counters are stopped already. */
 	bool stop = !cpu->disabled && !in_nmi();
@@ -475,15 +477,14 @@ static void x86c_pebs_output(struct x86c_pmu *p, struct x86c_cpu *cpu,
 static void x86c_pebs_branches(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			       const struct pebs_basic *basic)
 {
-	u64 groups = basic->format_group;
+	unsigned int nr = x86c_pebs_lbr_nr(basic->format_group);
 	const struct lbr_entry *lbr;
 
-	if (!(groups & PEBS_DATACFG_LBRS))
+	if (!(basic->format_group & PEBS_DATACFG_LBRS))
 		return;
+	/* The last group of the record. */
 	lbr = (const void *)basic + basic->format_size;
-	lbr -= ((groups >> PEBS_DATACFG_LBR_SHIFT) & 0xff) + 1;
-	x86c_intel_lbr_take(p, cpu, lbr, ((groups >> PEBS_DATACFG_LBR_SHIFT) &
-					  0xff) + 1);
+	x86c_intel_lbr_take(p, cpu, lbr - nr, nr);
 }
 
 /* The running precise events a record is of. */
