@@ -20,7 +20,8 @@
  *   read.c	  reading counts and times, on the event's CPU or off it
  *   fops.c	  the event fd: read, ioctl, poll, fasync, release; prctl;
  *		  the in-kernel read/enable/period API
- *   ring_buffer.c  buffers, mmap, the user page, output begin/end, AUX
+ *   ring_buffer.c  buffers, mmap, the user page, output begin/end
+ *   aux.c	  the AUX area: its pages, mappings and the PMU's handle
  *   sample.c	  record sizes, the sample_id trailer, preparing and
  *		  writing samples
  *   overflow.c	  the overflow path: throttling and unthrottling (with
@@ -502,6 +503,7 @@ void perf_output_read(struct perf_output_handle *handle,
 
 /* ring_buffer.c, for sample.c: the sample writer counts its samples. */
 void perf_output_count_sample(struct perf_output_handle *handle);
+/* aux.c, for sample.c: PERF_SAMPLE_AUX. */
 unsigned long perf_aux_sample_size(struct perf_event *event,
 				   unsigned long size);
 void perf_aux_sample_output(struct perf_event *event,
@@ -531,7 +533,7 @@ void perf_event_unthrottle(struct perf_event *event, bool start);
 bool perf_tick_claim_throttled(void);
 void perf_tick_event(struct perf_event *event, u64 now);
 
-/* ring_buffer.c, for overflow.c: pause or resume an AUX event. */
+/* aux.c, for overflow.c: pause or resume an AUX event. */
 void perf_event_aux_pause(struct perf_event *aux_event, bool pause);
 
 /* tracepoint.c, for overflow.c: run a perf_event BPF program; false drops. */
@@ -566,6 +568,7 @@ enum perf_sb_kind {
 	PERF_SB_UNTHROTTLE,
 	PERF_SB_READ,
 	PERF_SB_ITRACE_START,
+	PERF_SB_AUX,
 	PERF_SB_AUX_OUTPUT_HW_ID,
 	PERF_SB_NR
 };
@@ -598,6 +601,9 @@ void perf_log_throttle(struct perf_event *event, int enable);
 
 /* PERF_RECORD_CGROUP for a cgroup that came online. */
 void perf_event_cgroup(struct cgroup *cgrp);
+/* PERF_RECORD_AUX, for aux.c when a PMU commits AUX data. */
+void perf_log_aux(struct perf_event *event, u64 offset, u64 size, u64 flags);
+
 /* PERF_RECORD_ITRACE_START, before an AUX event goes on its PMU. */
 void perf_log_itrace_start_record(struct perf_event *event);
 

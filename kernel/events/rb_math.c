@@ -196,3 +196,60 @@ bool perf_rb_wakeup_due(unsigned long written, unsigned long *wakeup,
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_rb_wakeup_due);
+
+/**
+ * perf_aux_room - bytes a PMU may write into a non-overwriting AUX area
+ * @head: bytes committed so far (free-running)
+ * @tail: aux_tail, what the reader has consumed (free-running)
+ * @size: the area's bytes, a power of two
+ *
+ * One byte always stays free, as in upstream's AUX area: PMUs size their
+ * writes from this number, so it is the same here.
+ *
+ * Return: the room, 0 when the area is full (or the reader's tail is
+ * past the head, which only a confused reader makes).
+ */
+unsigned long perf_aux_room(unsigned long head, unsigned long tail,
+			    unsigned long size)
+{
+	unsigned long used = head - tail;
+
+	return used < size ? size - 1 - used : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_aux_room);
+
+/**
+ * perf_aux_watermark - bytes of AUX data between reader wakeups
+ * @size: the area's bytes
+ * @requested: attr.aux_watermark, 0 for the default
+ * @overwrite: the area overwrites (no wakeups at all)
+ *
+ * Return: 0 in overwrite mode, else @requested or half the area.
+ */
+unsigned long perf_aux_watermark(unsigned long size, u32 requested,
+				 bool overwrite)
+{
+	if (overwrite)
+		return 0;
+	return requested ?: min_t(unsigned long, U32_MAX, size / 2);
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_aux_watermark);
+
+/**
+ * perf_aux_wakeup_due - whether committed AUX data reached a watermark
+ * @head: bytes committed so far
+ * @mark: the last watermark multiple a wakeup was due at; moved to the
+ *	multiple at or below @head when this one is
+ * @watermark: perf_aux_watermark(), 0 for never
+ *
+ * Return: true if readers should be woken.
+ */
+bool perf_aux_wakeup_due(unsigned long head, unsigned long *mark,
+			 unsigned long watermark)
+{
+	if (!watermark || head - *mark < watermark)
+		return false;
+	*mark = head - head % watermark;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(perf_aux_wakeup_due);

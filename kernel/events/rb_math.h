@@ -64,4 +64,11 @@ unsigned long perf_rb_watermark(unsigned long data_size,
 bool perf_rb_wakeup_due(unsigned long written, unsigned long *wakeup,
 			unsigned long watermark);
 
+unsigned long perf_aux_room(unsigned long head, unsigned long tail,
+			    unsigned long size);
+unsigned long perf_aux_watermark(unsigned long size, u32 requested,
+				 bool overwrite);
+bool perf_aux_wakeup_due(unsigned long head, unsigned long *mark,
+			 unsigned long watermark);
+
 #endif /* _KERNEL_EVENTS_RB_MATH_H */

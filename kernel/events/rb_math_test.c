@@ -189,6 +189,45 @@ static void rb_wakeup_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, wakeup, 3000);
 }
 
+static void aux_room_test(struct kunit *test)
+{
+	/* Empty: all but the one byte that always stays free. */
+	KUNIT_EXPECT_EQ(test, perf_aux_room(0, 0, 8192), 8191);
+	KUNIT_EXPECT_EQ(test, perf_aux_room(8000, 0, 8192), 191);
+	KUNIT_EXPECT_EQ(test, perf_aux_room(8191, 0, 8192), 0);
+	/* Positions run on past the size; only their distance counts. */
+	KUNIT_EXPECT_EQ(test, perf_aux_room(20000, 16384, 8192), 4575);
+	KUNIT_EXPECT_EQ(test, perf_aux_room(ULONG_MAX, ULONG_MAX - 9, 8192),
+			8182);
+	/* A tail past the head (a confused reader) leaves no room. */
+	KUNIT_EXPECT_EQ(test, perf_aux_room(100, 200, 8192), 0);
+}
+
+static void aux_watermark_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, perf_aux_watermark(65536, 0, false), 32768);
+	KUNIT_EXPECT_EQ(test, perf_aux_watermark(65536, 4096, false), 4096);
+	KUNIT_EXPECT_EQ(test, perf_aux_watermark(65536, 4096, true), 0);
+	KUNIT_EXPECT_EQ(test, perf_aux_watermark(1UL << 34, 0, false),
+			(unsigned long)U32_MAX);
+}
+
+static void aux_wakeup_test(struct kunit *test)
+{
+	unsigned long mark = 0;
+
+	KUNIT_EXPECT_FALSE(test, perf_aux_wakeup_due(4095, &mark, 4096));
+	/* Reaching the mark is enough; the mark snaps to its multiple. */
+	KUNIT_EXPECT_TRUE(test, perf_aux_wakeup_due(4096, &mark, 4096));
+	KUNIT_EXPECT_EQ(test, mark, 4096);
+	KUNIT_EXPECT_TRUE(test, perf_aux_wakeup_due(13000, &mark, 4096));
+	KUNIT_EXPECT_EQ(test, mark, 12288);
+	KUNIT_EXPECT_FALSE(test, perf_aux_wakeup_due(16000, &mark, 4096));
+	/* Overwrite mode has no watermark and never wakes. */
+	mark = 0;
+	KUNIT_EXPECT_FALSE(test, perf_aux_wakeup_due(1UL << 20, &mark, 0));
+}
+
 static struct kunit_case perfcore_rb_math_cases[] = {
 	KUNIT_CASE(rb_data_geometry_test),
 	KUNIT_CASE(rb_aux_geometry_test),
@@ -197,6 +236,9 @@ static struct kunit_case perfcore_rb_math_cases[] = {
 	KUNIT_CASE(rb_locate_test),
 	KUNIT_CASE(rb_watermark_test),
 	KUNIT_CASE(rb_wakeup_test),
+	KUNIT_CASE(aux_room_test),
+	KUNIT_CASE(aux_watermark_test),
+	KUNIT_CASE(aux_wakeup_test),
 	{}
 };
 

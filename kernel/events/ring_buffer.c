@@ -24,8 +24,10 @@
  * buffer goes, the events still redirected into it are detached and the
  * locked-memory charge is returned.
  *
- * No AUX area: mapping one fails the way it does for a PMU without AUX
- * support, and the driver-facing AUX calls refuse.
+ * The AUX area, a second mapping for hardware trace PMUs, is aux.c's;
+ * this file only checks the AUX mapping's place and counts it as a
+ * mapping of the buffer.  struct perf_buffer itself is in buffer.h,
+ * shared by the two.
  */
 #include <linux/capability.h>
 #include <linux/mm.h>
@@ -37,68 +39,12 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "buffer.h"
 #include "internal.h"
 #include "rb_math.h"
 
 /* kernel.perf_event_mlock_kb: what each user may lock without rlimit. */
 int sysctl_perf_event_mlock __read_mostly = 512 + (PAGE_SIZE / 1024);
-
-/**
- * struct perf_buffer - one ring buffer
- * @refcount: one per attached event, plus short-lived users
- * @rcu: deferred free
- * @nr_pages: data pages (0 or a power of two)
- * @overwrite: the mapping is read-only, so the reader never frees space
- * @paused: drop records (PAUSE_OUTPUT, or no data pages at all)
- * @poll: EPOLL* bits for the next poll(), set by wakeups
- * @head: the writers' position (may run ahead of what is published)
- * @nest: writers in progress on the CPU that writes
- * @wake_seq: bumped whenever readers are due a wakeup
- * @wakeup_mark: position at which the last watermark wakeup was due
- * @samples: PERF_RECORD_SAMPLEs since the last wakeup_events wakeup
- * @lost: records dropped since the last PERF_RECORD_LOST
- * @watermark: bytes between watermark wakeups
- * @event_lock: protects @event_list against concurrent changes
- * @event_list: the events writing here (event->rb_entry), RCU-walked
- * @mmap_count: VMAs that map the buffer
- * @mmap_locked: pages charged to @mmap_mm's pinned_vm
- * @mmap_user: who is charged for the rest (perf_mlock)
- * @mmap_mm: the address space @mmap_locked was charged to
- * @user_page: the control page
- * @data_pages: the data pages' kernel addresses
- */
-struct perf_buffer {
-	refcount_t			refcount;
-	struct rcu_head			rcu;
-	unsigned long			nr_pages;
-	bool				overwrite;
-	int				paused;
-	atomic_t			poll;
-
-	local_t				head;
-	unsigned int			nest;
-	local_t				wake_seq;
-	local_t				wakeup_mark;
-	local_t				samples;
-	local_t				lost;
-	unsigned long			watermark;
-
-	struct list_head		event_list;
-	spinlock_t			event_lock;
-
-	atomic_t			mmap_count;
-	struct user_struct		*mmap_user;
-	struct mm_struct		*mmap_mm;
-	unsigned long			mmap_locked;
-
-	struct perf_event_mmap_page	*user_page;
-	void				*data_pages[];
-};
-
-static inline unsigned long rb_data_bytes(struct perf_buffer *rb)
-{
-	return rb->nr_pages << PAGE_SHIFT;
-}
 
 /* ----------------------------------------------------------------------
  * Allocation and references.
@@ -108,6 +54,7 @@ static void rb_release_memory(struct perf_buffer *rb)
 {
 	unsigned long i;
 
+	WARN_ON_ONCE(rcu_access_pointer(rb->aux));
 	for (i = 0; i < rb->nr_pages; i++)
 		free_page((unsigned long)rb->data_pages[i]);
 	free_page((unsigned long)rb->user_page);
@@ -160,6 +107,7 @@ static struct perf_buffer *rb_create(unsigned long nr_pages, int cpu,
 	refcount_set(&rb->refcount, 1);
 	spin_lock_init(&rb->event_lock);
 	INIT_LIST_HEAD(&rb->event_list);
+	mutex_init(&rb->aux_mutex);
 	rb->overwrite = overwrite;
 	rb->watermark = perf_rb_watermark(rb_data_bytes(rb), requested_mark);
 	/* Without data pages there is nowhere to write: stay paused. */
@@ -178,7 +126,7 @@ fail:
 }
 
 /* A reference to the buffer @event's records go to, or NULL. */
-static struct perf_buffer *rb_get(struct perf_event *event)
+struct perf_buffer *perf_rb_get(struct perf_event *event)
 {
 	struct perf_buffer *rb;
 
@@ -191,7 +139,7 @@ static struct perf_buffer *rb_get(struct perf_event *event)
 	return rb;
 }
 
-static void rb_put(struct perf_buffer *rb)
+void perf_rb_put(struct perf_buffer *rb)
 {
 	if (!refcount_dec_and_test(&rb->refcount))
 		return;
@@ -250,7 +198,7 @@ static void rb_attach(struct perf_event *event, struct perf_buffer *rb)
 	if (old) {
 		/* A wakeup aimed at the old buffer's list may have missed us. */
 		wake_up_all(&event->waitq);
-		rb_put(old);
+		perf_rb_put(old);
 	}
 }
 
@@ -336,7 +284,7 @@ EXPORT_SYMBOL_GPL(__perf_event_update_userpage);
  */
 
 /* Readers are due a wakeup: tell overflow.c's irq_work to do it. */
-static void rb_queue_wakeup(struct perf_output_handle *handle)
+void perf_rb_queue_wakeup(struct perf_output_handle *handle)
 {
 	struct perf_event *event = handle->event;
 
@@ -396,7 +344,7 @@ static void rb_writer_leave(struct perf_output_handle *handle)
 	}
 
 	if (handle->wakeup != local_read(&rb->wake_seq))
-		rb_queue_wakeup(handle);
+		perf_rb_queue_wakeup(handle);
 done:
 	preempt_enable();
 }
@@ -828,11 +776,11 @@ int perf_event_set_output(struct perf_event *event, struct perf_event *output)
 		goto unlock;
 
 	if (output) {
-		rb = rb_get(output);
+		rb = perf_rb_get(output);
 		if (!rb)
 			goto unlock;
 		if (!atomic_read(&rb->mmap_count)) {
-			rb_put(rb);
+			perf_rb_put(rb);
 			goto unlock;
 		}
 	}
@@ -892,13 +840,7 @@ restart:
 	}
 	rcu_read_unlock();
 
-	atomic_long_sub(rb->nr_pages + 1 - rb->mmap_locked,
-			&rb->mmap_user->perf_mlock);
-	atomic64_sub(rb->mmap_locked, &rb->mmap_mm->pinned_vm);
-	free_uid(rb->mmap_user);
-	mmdrop(rb->mmap_mm);
-	rb->mmap_user = NULL;
-	rb->mmap_mm = NULL;
+	perf_rb_uncharge(&rb->charge);
 }
 
 /* One mapping of @event's buffer goes away. */
@@ -921,7 +863,7 @@ static void rb_drop_mapping(struct perf_event *event)
 
 	if (last)
 		rb_unmapped(rb);
-	rb_put(rb);
+	perf_rb_put(rb);
 }
 
 static void perf_mmap_open(struct vm_area_struct *vma)
@@ -931,6 +873,8 @@ static void perf_mmap_open(struct vm_area_struct *vma)
 	mutex_lock(&event->mmap_mutex);
 	atomic_inc(&event->mmap_count);
 	atomic_inc(&event->rb->mmap_count);
+	if (vma->vm_pgoff)
+		perf_aux_mapping_opened(event->rb);
 	mutex_unlock(&event->mmap_mutex);
 
 	if (event->pmu->event_mapped)
@@ -943,6 +887,11 @@ static void perf_mmap_close(struct vm_area_struct *vma)
 
 	if (event->pmu->event_unmapped)
 		event->pmu->event_unmapped(event, vma->vm_mm);
+	if (vma->vm_pgoff) {
+		mutex_lock(&event->mmap_mutex);
+		perf_aux_mapping_closed(event->rb);
+		mutex_unlock(&event->mmap_mutex);
+	}
 	rb_drop_mapping(event);
 }
 
@@ -952,10 +901,22 @@ static int perf_mmap_split(struct vm_area_struct *vma, unsigned long addr)
 	return -EINVAL;
 }
 
+/*
+ * A write to a page mapped without write permission in a writable
+ * mapping: only the control page (offset 0) may be written; the data
+ * and AUX pages are the kernel's and the hardware's to fill.  Without
+ * this the fault would just make the page writable.
+ */
+static vm_fault_t perf_mmap_pfn_mkwrite(struct vm_fault *vmf)
+{
+	return vmf->pgoff ? VM_FAULT_SIGBUS : 0;
+}
+
 static const struct vm_operations_struct perf_mmap_vmops = {
 	.open		= perf_mmap_open,
 	.close		= perf_mmap_close,
 	.may_split	= perf_mmap_split,
+	.pfn_mkwrite	= perf_mmap_pfn_mkwrite,
 };
 
 static inline unsigned long rb_pfn(void *kaddr)
@@ -986,32 +947,66 @@ static int rb_map_pages(struct vm_area_struct *vma, struct perf_buffer *rb)
 	return err;
 }
 
-/*
- * Charge @pages locked pages for a new buffer: to the user's perf
- * allowance first, the rest to the mm's pinned_vm under RLIMIT_MEMLOCK.
- * Fills @split; the charge itself is applied by rb_apply_charge().
+/**
+ * perf_rb_charge() - charge the pages of a new area to the mapping caller
+ * @vma: the mapping being made
+ * @pages: pages the area locks
+ * @charge: filled in; perf_rb_uncharge() returns it
+ *
+ * The user's perf allowance is used up first, the rest goes to the mm's
+ * pinned_vm under RLIMIT_MEMLOCK.  The data area and the AUX area are
+ * charged separately, each when it is created.
+ *
+ * Return: 0, or -EPERM over the limit without CAP_IPC_LOCK.
  */
-static int rb_check_charge(struct vm_area_struct *vma, unsigned long pages,
-			   struct perf_mlock_split *split)
+int perf_rb_charge(struct vm_area_struct *vma, unsigned long pages,
+		   struct perf_mmap_charge *charge)
 {
+	struct perf_mlock_split split = { };
 	unsigned long limit, pinned;
 
 	limit = perf_mlock_user_limit(READ_ONCE(sysctl_perf_event_mlock),
 				      PAGE_SHIFT, num_online_cpus());
 	perf_mlock_charge(pages, atomic_long_read(&current_user()->perf_mlock),
-			  limit, split);
+			  limit, &split);
 
-	pinned = atomic64_read(&vma->vm_mm->pinned_vm) + split->to_pinned;
+	pinned = atomic64_read(&vma->vm_mm->pinned_vm) + split.to_pinned;
 	if (pinned > rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT &&
 	    perf_is_paranoid() && !capable(CAP_IPC_LOCK))
 		return -EPERM;
+
+	atomic_long_add(split.to_user, &current_user()->perf_mlock);
+	atomic64_add(split.to_pinned, &vma->vm_mm->pinned_vm);
+	charge->pages = pages;
+	charge->pinned = split.to_pinned;
+	charge->user = get_current_user();
+	charge->mm = vma->vm_mm;
+	mmgrab(charge->mm);
 	return 0;
 }
 
+/**
+ * perf_rb_uncharge() - return what perf_rb_charge() took
+ * @charge: the charge; emptied
+ */
+void perf_rb_uncharge(struct perf_mmap_charge *charge)
+{
+	if (!charge->user)
+		return;
+	atomic_long_sub(charge->pages - charge->pinned,
+			&charge->user->perf_mlock);
+	atomic64_sub(charge->pinned, &charge->mm->pinned_vm);
+	free_uid(charge->user);
+	mmdrop(charge->mm);
+	*charge = (struct perf_mmap_charge){ };
+}
+
 /*
- * mmap at a non-zero offset asks for the AUX area.  This core has no AUX
- * support: check the request as far as it is checkable, then answer what
- * a PMU without AUX support gets.
+ * mmap at a non-zero offset maps the AUX area, once the data area is
+ * mapped and its control page says where the AUX area goes (aux_offset,
+ * aux_size).  The first such mapping creates the area for the event's
+ * PMU; later ones share it.  It counts as a mapping of the event and the
+ * buffer too, so the buffer stays while the AUX area is mapped.
  */
 static int rb_mmap_aux(struct perf_event *event, struct vm_area_struct *vma)
 {
@@ -1036,9 +1031,18 @@ static int rb_mmap_aux(struct perf_event *event, struct vm_area_struct *vma)
 	ret = -EINVAL;
 	if (!atomic_read(&rb->mmap_count))
 		goto out;
-	ret = -EOPNOTSUPP;
+
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	ret = perf_aux_create(rb, event, vma, nr_pages);
+	if (ret)
+		goto out;
+	atomic_inc(&rb->mmap_count);
+	atomic_inc(&event->mmap_count);
+	vma->vm_ops = &perf_mmap_vmops;
 out:
 	mutex_unlock(&event->mmap_mutex);
+	if (!ret && event->pmu->event_mapped)
+		event->pmu->event_mapped(event, vma->vm_mm);
 	return ret;
 }
 
@@ -1051,7 +1055,7 @@ out:
  *
  * The first mapping creates the buffer; later ones, of the same size,
  * share it.  An event redirected with SET_OUTPUT maps the buffer it
- * writes to.  The pages are charged to the caller (see rb_check_charge()).
+ * writes to.  The pages are charged to the caller (see perf_rb_charge()).
  *
  * Return: 0, -EINVAL for a bad size, offset, private mapping, inherited
  * per-task event or size mismatch, -EPERM over the locked-memory limit,
@@ -1061,7 +1065,6 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct perf_event *event = file->private_data;
 	unsigned long size = vma->vm_end - vma->vm_start;
-	struct perf_mlock_split split = { };
 	struct perf_buffer *rb;
 	unsigned long nr_pages;
 	unsigned long mark;
@@ -1100,23 +1103,17 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 		rb_attach(event, NULL);
 	}
 
-	ret = rb_check_charge(vma, nr_pages + 1, &split);
-	if (ret)
-		goto unlock;
-
 	mark = event->attr.watermark ? event->attr.wakeup_watermark : 0;
 	rb = rb_create(nr_pages, event->cpu, mark,
 		       !(vma->vm_flags & VM_WRITE));
 	ret = -ENOMEM;
 	if (!rb)
 		goto unlock;
-
-	atomic_long_add(split.to_user, &current_user()->perf_mlock);
-	atomic64_add(split.to_pinned, &vma->vm_mm->pinned_vm);
-	rb->mmap_locked = split.to_pinned;
-	rb->mmap_user = get_current_user();
-	rb->mmap_mm = vma->vm_mm;
-	mmgrab(rb->mmap_mm);
+	ret = perf_rb_charge(vma, nr_pages + 1, &rb->charge);
+	if (ret) {
+		rb_release_memory(rb);
+		goto unlock;
+	}
 	atomic_set(&rb->mmap_count, 1);
 
 	rb_attach(event, rb);
@@ -1144,111 +1141,4 @@ mapped:
 unlock:
 	mutex_unlock(&event->mmap_mutex);
 	return ret;
-}
-
-/* ----------------------------------------------------------------------
- * AUX area: not supported by this core.  Drivers get a refusal they
- * already handle (no handle, nothing to write into).
- */
-
-/**
- * perf_aux_output_begin() - start writing to the AUX area
- * @handle: the handle
- * @event: the AUX event
- *
- * Return: NULL: there is never an AUX area to write to.
- */
-void *perf_aux_output_begin(struct perf_output_handle *handle,
-			    struct perf_event *event)
-{
-	handle->event = NULL;
-	handle->rb = NULL;
-	handle->size = 0;
-	handle->aux_flags = 0;
-	return NULL;
-}
-EXPORT_SYMBOL_GPL(perf_aux_output_begin);
-
-/**
- * perf_aux_output_end() - commit AUX data (nothing to commit here)
- * @handle: the handle
- * @size: bytes written
- */
-void perf_aux_output_end(struct perf_output_handle *handle,
-			 unsigned long size)
-{
-	handle->event = NULL;
-}
-EXPORT_SYMBOL_GPL(perf_aux_output_end);
-
-/**
- * perf_aux_output_skip() - skip AUX space
- * @handle: the handle
- * @size: bytes
- *
- * Return: -EINVAL, there is no AUX space.
- */
-int perf_aux_output_skip(struct perf_output_handle *handle,
-			 unsigned long size)
-{
-	return -EINVAL;
-}
-EXPORT_SYMBOL_GPL(perf_aux_output_skip);
-
-/**
- * perf_get_aux() - the PMU's private AUX state of a handle
- * @handle: the handle
- *
- * Return: NULL.
- */
-void *perf_get_aux(struct perf_output_handle *handle)
-{
-	return NULL;
-}
-EXPORT_SYMBOL_GPL(perf_get_aux);
-
-/**
- * perf_aux_output_flag() - note PERF_AUX_FLAG_* for the AUX record
- * @handle: the handle
- * @flags: flags to add (OVERWRITE is decided by the core, not passed)
- */
-void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags)
-{
-	if (WARN_ON_ONCE(flags & PERF_AUX_FLAG_OVERWRITE))
-		return;
-	handle->aux_flags |= flags;
-}
-EXPORT_SYMBOL_GPL(perf_aux_output_flag);
-
-/**
- * perf_output_copy_aux() - copy AUX data into a sample
- * @aux_handle: the AUX handle
- * @handle: the sample's handle
- * @from: start offset in the AUX area
- * @to: end offset
- *
- * Return: 0 bytes copied.
- */
-long perf_output_copy_aux(struct perf_output_handle *aux_handle,
-			  struct perf_output_handle *handle,
-			  unsigned long from, unsigned long to)
-{
-	return 0;
-}
-
-/* PERF_SAMPLE_AUX: no AUX area is implemented yet, so samples carry none. */
-unsigned long perf_aux_sample_size(struct perf_event *event,
-				   unsigned long size)
-{
-	return 0;
-}
-
-void perf_aux_sample_output(struct perf_event *event,
-			    struct perf_output_handle *handle,
-			    unsigned long size)
-{
-}
-
-void perf_event_aux_pause(struct perf_event *aux_event, bool pause)
-{
 }

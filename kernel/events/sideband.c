@@ -14,7 +14,7 @@
  *    FORK, EXIT, NAMESPACES, CGROUP, SWITCH and SWITCH_CPU_WIDE, KSYMBOL,
  *    BPF_EVENT, TEXT_POKE;
  *  - addressed: the kernel names the one event the record is for:
- *    LOST_SAMPLES, THROTTLE, UNTHROTTLE, READ, ITRACE_START,
+ *    LOST_SAMPLES, THROTTLE, UNTHROTTLE, READ, ITRACE_START, AUX,
  *    AUX_OUTPUT_HW_ID.
  *
  * The table drives the registry too: an event that wants any announced
@@ -35,7 +35,8 @@
  * with preemption off.  The addressed records come from the overflow
  * path (THROTTLE; LOST_SAMPLES from a driver's PEBS drain), which may be
  * an NMI, from the tick or a sched in with the context locked
- * (UNTHROTTLE, ITRACE_START), from a PMU driver (AUX_OUTPUT_HW_ID) or
+ * (UNTHROTTLE, ITRACE_START), from a PMU driver (AUX, committed from
+ * its start, stop or interrupt; AUX_OUTPUT_HW_ID) or
  * from task exit (READ).  So no writer
  * may sleep.  perf_sb_send() is inlined with a constant kind, so that the
  * compiler calls an addressed kind's writer directly: the overflow path
@@ -177,6 +178,14 @@ struct perf_aux_id_record {
 	u64				hw_id;
 };
 
+/* PERF_RECORD_AUX: where in the AUX area new data landed, and how. */
+struct perf_aux_record {
+	struct perf_event_header	header;
+	u64				aux_offset;
+	u64				aux_size;
+	u64				flags;
+};
+
 /**
  * struct perf_sb_def - what perf knows about one side-band record kind
  * @type: the PERF_RECORD_* written; MMAP and SWITCH have a second form
@@ -281,6 +290,8 @@ static void perf_read_write(struct perf_event *event,
 			    const struct perf_sb_def *def, void *info);
 static void perf_itrace_write(struct perf_event *event,
 			      const struct perf_sb_def *def, void *info);
+static void perf_aux_write(struct perf_event *event,
+			   const struct perf_sb_def *def, void *info);
 static void perf_aux_id_write(struct perf_event *event,
 			      const struct perf_sb_def *def, void *info);
 
@@ -385,6 +396,11 @@ static const struct perf_sb_def perf_sb_defs[PERF_SB_NR] = {
 		.size	= sizeof(struct perf_pid_tid_record),
 		.write	= perf_itrace_write,
 	},
+	[PERF_SB_AUX] = {
+		.type	= PERF_RECORD_AUX,
+		.size	= sizeof(struct perf_aux_record),
+		.write	= perf_aux_write,
+	},
 	[PERF_SB_AUX_OUTPUT_HW_ID] = {
 		.type	= PERF_RECORD_AUX_OUTPUT_HW_ID,
 		.size	= sizeof(struct perf_aux_id_record),
@@ -406,6 +422,7 @@ static_assert(sizeof(struct perf_poke_record) == 20);
 static_assert(sizeof(struct perf_lost_samples_record) == 16);
 static_assert(sizeof(struct perf_throttle_record) == 32);
 static_assert(sizeof(struct perf_aux_id_record) == 16);
+static_assert(sizeof(struct perf_aux_record) == 32);
 
 /* ======================================================================
  * Writing a record
@@ -754,6 +771,34 @@ void perf_log_itrace_start_record(struct perf_event *event)
 	if (event->attach_state & PERF_ATTACH_ITRACE)
 		return;
 	perf_sb_send(event, PERF_SB_ITRACE_START, NULL);
+}
+
+static void perf_aux_write(struct perf_event *event,
+			   const struct perf_sb_def *def, void *info)
+{
+	struct perf_aux_record *rec = info;
+
+	perf_sb_emit(event, def, &rec->header);
+}
+
+/**
+ * perf_log_aux() - PERF_RECORD_AUX
+ * @event: the event whose PMU committed AUX data (a child's goes to its
+ *	parent's buffer with its own sample_id)
+ * @offset: where the data starts in the AUX area (in overwrite mode,
+ *	where it ends: the PMU's position, as upstream reports it)
+ * @size: bytes committed
+ * @flags: PERF_AUX_FLAG_*
+ */
+void perf_log_aux(struct perf_event *event, u64 offset, u64 size, u64 flags)
+{
+	struct perf_aux_record rec = {
+		.aux_offset	= offset,
+		.aux_size	= size,
+		.flags		= flags,
+	};
+
+	perf_sb_send(event, PERF_SB_AUX, &rec);
 }
 
 static void perf_aux_id_write(struct perf_event *event,
