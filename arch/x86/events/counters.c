@@ -793,50 +793,72 @@ static int x86c_validate_group(struct x86c_pmu *p, struct perf_event *event)
 	return perf_assign_events(c, n, 0, 0, p->num_gp, NULL) ? -EINVAL : 0;
 }
 
+/*
+ * An Intel event that uses the branch records (or is bts.c's trace)
+ * excludes intel_bts's events (intel/bts_aux.c) while it exists.
+ */
+static bool x86c_claims_branches(struct x86c_pmu *p, struct perf_event *event,
+				 bool bts)
+{
+	return p->bts_period && (bts || has_branch_stack(event));
+}
+
 static void x86c_event_destroy(struct perf_event *event)
 {
 	x86c_br_free(event);
 	if (event->attr.precise_ip)
 		x86c_pebs_release();
+	if (x86c_claims_branches(x86c_of(event), event, false))
+		x86c_branch_unclaim(X86C_BRANCH_RECORDS);
 }
 
 static void x86c_bts_event_destroy(struct perf_event *event)
 {
 	x86c_br_free(event);
 	x86c_bts_release();
+	x86c_branch_unclaim(X86C_BRANCH_RECORDS);
 }
 
 /*
- * What an event keeps until it is destroyed: the branch trace's
- * buffers (@bts) or a precise event's, room for its call stack.  All
- * or none.
+ * What an event keeps until it is destroyed: its claim on the branch
+ * hardware, the branch trace's buffers (@bts) or a precise event's,
+ * room for its call stack.  All or none.
  */
 static int x86c_event_take(struct x86c_pmu *p, struct perf_event *event,
 			   bool bts)
 {
+	bool claim = x86c_claims_branches(p, event, bts);
 	int err;
 
+	if (claim) {
+		err = x86c_branch_claim(X86C_BRANCH_RECORDS);
+		if (err)
+			return err;
+	}
 	err = x86c_br_alloc(p, event);
 	if (err)
-		return err;
+		goto unclaim;
 	if (bts) {
 		err = x86c_bts_reserve();
-		if (err) {
-			x86c_br_free(event);
-			return err;
-		}
+		if (err)
+			goto free;
 		event->destroy = x86c_bts_event_destroy;
 	} else if (event->attr.precise_ip) {
 		err = x86c_pebs_reserve();
-		if (err) {
-			x86c_br_free(event);
-			return err;
-		}
+		if (err)
+			goto free;
 		event->destroy = x86c_event_destroy;
-	} else if (event->pmu_private) {
+	} else if (event->pmu_private || claim) {
 		event->destroy = x86c_event_destroy;
 	}
 	return 0;
+
+free:
+	x86c_br_free(event);
+unclaim:
+	if (claim)
+		x86c_branch_unclaim(X86C_BRANCH_RECORDS);
+	return err;
 }
 
 static int x86c_event_init(struct perf_event *event)

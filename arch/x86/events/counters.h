@@ -319,13 +319,18 @@ struct debug_store;
 
 /**
  * struct x86c_bts_cpu - one CPU's branch trace store (intel/bts.c)
- * @event: the branch-trace event on this CPU, which takes no counter,
- *	or NULL
+ * @event: the event that traces on this CPU, which takes no counter,
+ *	or NULL: bts.c's branch-instructions event or (@aux) an intel_bts
+ *	one (intel/bts_aux.c)
+ * @aux: @event is intel_bts's, storing into its AUX area
+ * @handle: @aux's AUX handle, open while it traces
  *
  * Part of struct x86c_cpu: its CPU's, touched with interrupts off.
  */
 struct x86c_bts_cpu {
-	struct perf_event	*event;
+	struct perf_event		*event;
+	bool				aux;
+	struct perf_output_handle	handle;
 };
 
 /**
@@ -1019,6 +1024,15 @@ int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 void x86c_pebs_regs(const struct perf_event *event, const void *rec,
 		    struct pt_regs *regs);
 
+/*
+ * The two kinds of user of Intel's branch hardware, never both at once
+ * (intel/bts_aux.c): branch records (and bts.c's trace), and intel_bts.
+ */
+enum x86c_branch_kind {
+	X86C_BRANCH_RECORDS,
+	X86C_BRANCH_AUX_TRACE,
+};
+
 /* intel/bts.c: the branch trace store, behind a period of 1 */
 void x86c_bts_probe(struct x86c_pmu *p);
 bool x86c_bts_shape(const struct x86c_pmu *p, const struct perf_event *event,
@@ -1035,6 +1049,11 @@ void x86c_bts_stop(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		   struct perf_event *event);
 void x86c_bts_del(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		  struct perf_event *event);
+
+/* intel/bts_aux.c: the intel_bts PMU; who may use the branch hardware */
+int x86c_bts_aux_drain(struct x86c_pmu *p, struct x86c_cpu *cpu);
+int x86c_branch_claim(enum x86c_branch_kind kind);
+void x86c_branch_unclaim(enum x86c_branch_kind kind);
 #else
 /* Only Intel core PMUs set bts_period, so none of these is reached. */
 static inline bool x86c_bts_shape(const struct x86c_pmu *p,
@@ -1072,6 +1091,13 @@ static inline void x86c_bts_stop(struct x86c_pmu *p, struct x86c_cpu *cpu,
 
 static inline void x86c_bts_del(struct x86c_pmu *p, struct x86c_cpu *cpu,
 				struct perf_event *event) { }
+
+static inline int x86c_branch_claim(enum x86c_branch_kind kind)
+{
+	return 0;
+}
+
+static inline void x86c_branch_unclaim(enum x86c_branch_kind kind) { }
 
 /* Only Intel core PMUs set pebs, so none of these is reached either. */
 static inline int x86c_pebs_config(struct x86c_pmu *p,

@@ -235,6 +235,8 @@ int x86c_bts_drain(struct x86c_pmu *p, struct x86c_cpu *cpu)
 
 	if (!event)
 		return 0;
+	if (cpu->bts.aux)
+		return x86c_bts_aux_drain(p, cpu);
 	first = (const void *)(unsigned long)ds->bts_buffer_base;
 	end = (const void *)(unsigned long)ds->bts_index;
 	if (end <= first)
