@@ -600,6 +600,23 @@ static void __attribute__((constructor, unused)) hw_share_remember(void)
 		hw_share_initial = was;
 }
 
+/* Whether the first "flags" line of /proc/cpuinfo has " @word " */
+static inline bool cpuinfo_flag(const char *word)
+{
+	static char buf[16384];
+	char *line, *end;
+
+	if (read_file("/proc/cpuinfo", buf, sizeof(buf)) < 0)
+		return false;
+	line = strstr(buf, "\nflags");
+	end = line ? strchr(line + 1, '\n') : NULL;
+	if (!end)
+		return false;
+	end[0] = ' ';		/* read_file() ended buf with a 0 */
+	end[1] = '\0';
+	return strstr(line, word);
+}
+
 /* Does the kernel command line have @word (the harness's marks)? */
 static inline bool kernel_cmdline_has(const char *word)
 {

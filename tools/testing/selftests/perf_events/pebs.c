@@ -95,23 +95,6 @@ static void __attribute__((constructor)) pebs_no_throttling(void)
 	no_throttling();
 }
 
-/* Whether the first "flags" line of /proc/cpuinfo has " @word " */
-static bool cpuinfo_flag(const char *word)
-{
-	static char buf[16384];
-	char *line, *end;
-
-	if (read_file("/proc/cpuinfo", buf, sizeof(buf)) < 0)
-		return false;
-	line = strstr(buf, "\nflags");
-	end = line ? strchr(line + 1, '\n') : NULL;
-	if (!end)
-		return false;
-	end[0] = ' ';		/* read_file() ended buf with a 0 */
-	end[1] = '\0';
-	return strstr(line, word);
-}
-
 /* Why there is no PEBS here, or NULL */
 static const char *pebs_cpu(void)
 {

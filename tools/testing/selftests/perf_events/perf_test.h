@@ -339,6 +339,19 @@ static inline char *fresh(int n)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/* mmap() @pages pages of @fd at page @pgoff: 0, or its errno */
+static inline int perf_mmap_err(int fd, size_t pages, size_t pgoff, int prot,
+				int flags)
+{
+	long pg = page_sz();
+	void *p = mmap(NULL, pages * pg, prot, flags, fd, pgoff * pg);
+
+	if (p == MAP_FAILED)
+		return errno;
+	munmap(p, pages * pg);
+	return 0;
+}
+
 /*
  * The mmap ring buffer (perf_event_open(2), "MMAP layout"): one user page
  * (struct perf_event_mmap_page) then a power-of-two number of data pages.

@@ -740,4 +740,92 @@ TEST(rb_munmap_then_remap_gets_fresh_buffer)
 	close(fd);
 }
 
+/*
+ * An AUX area for an event whose PMU has none (cpu-clock): with the data
+ * area mapped and the user page's aux_offset and aux_size set, the
+ * mapping at aux_offset is EOPNOTSUPP; a geometry that is wrong anyway
+ * is EINVAL first, as is any AUX mapping before the data area.  The
+ * failures leave the buffer alone: unmapped, it goes, and one of another
+ * size maps.
+ */
+TEST(rb_aux_mmap_no_aux_pmu)
+{
+	struct perf_event_mmap_page *up;
+	struct perf_event_attr attr;
+	long pg = page_sz();
+	int fd;
+
+	attr_sw(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(EINVAL, perf_mmap_err(fd, 4, 3, PROT_READ | PROT_WRITE,
+					MAP_SHARED));
+	up = perf_rb_mmap(fd, 2, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, up);
+	up->aux_offset = 3 * pg;
+	up->aux_size = 4 * pg;
+	EXPECT_EQ(EOPNOTSUPP, perf_mmap_err(fd, 4, 3, PROT_READ | PROT_WRITE,
+					    MAP_SHARED));
+	EXPECT_EQ(EOPNOTSUPP, perf_mmap_err(fd, 4, 3, PROT_READ, MAP_SHARED));
+	/* Wrong whatever the PMU */
+	EXPECT_EQ(EINVAL, perf_mmap_err(fd, 4, 4, PROT_READ | PROT_WRITE,
+					MAP_SHARED));
+	EXPECT_EQ(EINVAL, perf_mmap_err(fd, 2, 3, PROT_READ | PROT_WRITE,
+					MAP_SHARED));
+	up->aux_size = 3 * pg;
+	EXPECT_EQ(EINVAL, perf_mmap_err(fd, 3, 3, PROT_READ | PROT_WRITE,
+					MAP_SHARED));
+	up->aux_offset = 2 * pg;
+	up->aux_size = 4 * pg;
+	EXPECT_EQ(EINVAL, perf_mmap_err(fd, 4, 2, PROT_READ | PROT_WRITE,
+					MAP_SHARED));
+	munmap(up, 3 * pg);
+	up = perf_rb_mmap(fd, 4, PROT_READ | PROT_WRITE);
+	EXPECT_NE(NULL, up) TH_LOG("a new buffer: %s", strerror(errno));
+	if (up)
+		munmap(up, 5 * pg);
+	close(fd);
+}
+
+/*
+ * The signal a child takes storing into page @page of @fd's buffer (1
+ * data page), mapped writable and read first; 0 if the store is let be.
+ */
+static int rb_store_sig(int fd, int page)
+{
+	char *m;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		m = perf_rb_mmap(fd, 1, PROT_READ | PROT_WRITE);
+		if (!m)
+			_exit(100);
+		m[page * page_sz() + 8] = 1;
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+/*
+ * In a writable mapping only the user page takes stores (data_tail and
+ * the AUX fields); a store into a data page is SIGBUS, on stock too:
+ * the records are the kernel's.
+ */
+TEST(rb_data_pages_refuse_stores)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	attr_sw(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(0, rb_store_sig(fd, 0));
+	EXPECT_EQ(SIGBUS, rb_store_sig(fd, 1));
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
