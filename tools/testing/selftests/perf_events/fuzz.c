@@ -67,6 +67,8 @@ static volatile long watched[4];
 static struct stats st;
 static int ncpus;
 static long tp_ids[3];
+/* intel_bts's type where the CPU has it (an AUX-area PMU), else -1 */
+static int aux_pmu_type = -1;
 static volatile int storm_stop;
 /*
  * The run's deadline, shared with every worker: SIGINT brings it forward
@@ -123,7 +125,7 @@ static void random_attr(struct perf_event_attr *a, int leader)
 
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
-	switch (pick(5)) {
+	switch (pick(aux_pmu_type >= 0 ? 6 : 5)) {
 	case 0:
 		a->type = PERF_TYPE_SOFTWARE;
 		a->config = sw[pick(ARRAY_SIZE(sw))];
@@ -142,6 +144,9 @@ static void random_attr(struct perf_event_attr *a, int leader)
 		a->bp_type = chance(50) ? HW_BREAKPOINT_W : HW_BREAKPOINT_RW;
 		a->bp_addr = (unsigned long)&watched[pick(4)];
 		a->bp_len = HW_BREAKPOINT_LEN_8;
+		break;
+	case 5:
+		a->type = aux_pmu_type;
 		break;
 	}
 	a->disabled = chance(30);
@@ -341,15 +346,24 @@ static void op_mmap(void)
 	}
 	maps[slot] = p;
 	map_len[slot] = len;
-	/* An AUX area where the PMU has one; the user page says where. */
+	/*
+	 * An AUX area where the PMU has one; the user page says where.  Of
+	 * 1 to 8 pages, read-only (overwriting) at times, unmapped again at
+	 * times while the event runs.
+	 */
 	if ((prot & PROT_WRITE) && chance(30)) {
 		struct perf_event_mmap_page *up = p;
+		size_t aux_len = page_sz() << pick(4);
+		void *aux;
 
 		up->aux_offset = len;
-		up->aux_size = page_sz();
-		if (mmap(NULL, page_sz(), PROT_READ, MAP_SHARED, fds[slot],
-			 len) == MAP_FAILED)
+		up->aux_size = aux_len;
+		aux = mmap(NULL, aux_len, chance(30) ? PROT_READ : prot,
+			   MAP_SHARED, fds[slot], len);
+		if (aux == MAP_FAILED)
 			st.calls_failed++;
+		else if (chance(30))
+			munmap(aux, aux_len);
 	}
 }
 
@@ -662,6 +676,7 @@ int main(int argc, char **argv)
 		workers = 4;
 	for (i = 0; i < (int)ARRAY_SIZE(tps); i++)
 		tp_ids[i] = tracepoint_id(tps[i]);
+	aux_pmu_type = pmu_type("intel_bts");
 	total = mmap(NULL, sizeof(*total), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (total == MAP_FAILED)
