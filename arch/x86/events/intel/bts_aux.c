@@ -125,16 +125,23 @@ void x86c_branch_unclaim(enum x86c_branch_kind kind)
 
 /* ---- the area ------------------------------------------------------- */
 
+/* Pages in the chunk @kaddr starts: its order where the core set one. */
+static unsigned long x86c_bts_chunk_pages(void *kaddr)
+{
+	struct page *page = virt_to_page(kaddr);
+
+	return PagePrivate(page) ? 1UL << page_private(page) : 1;
+}
+
 static void *x86c_bts_aux_setup(struct perf_event *event, void **pages,
 				int nr_pages, bool overwrite)
 {
 	int node = event->cpu < 0 ? NUMA_NO_NODE : cpu_to_node(event->cpu);
 	struct x86c_bts_area *area;
 	unsigned int nr = 0;
-	unsigned long at;
 	int i;
 
-	for (i = 0; i < nr_pages; i += 1 << page_private(virt_to_page(pages[i])))
+	for (i = 0; i < nr_pages; i += x86c_bts_chunk_pages(pages[i]))
 		nr++;
 	/* Without an interrupt nothing could move the CPU to a next chunk. */
 	if (overwrite && nr > 1)
@@ -146,16 +153,14 @@ static void *x86c_bts_aux_setup(struct perf_event *event, void **pages,
 	area->bytes = (unsigned long)nr_pages << PAGE_SHIFT;
 	area->snapshot = overwrite;
 	area->nr = nr;
-	for (i = 0, at = 0, nr = 0; i < nr_pages; nr++) {
-		struct page *page = virt_to_page(pages[i]);
-		unsigned long n = 1UL << page_private(page);
+	for (i = 0, nr = 0; i < nr_pages; nr++) {
+		unsigned long n = x86c_bts_chunk_pages(pages[i]);
 
 		area->chunk[nr] = (struct x86c_bts_chunk){
 			.base	= pages[i],
-			.offset	= at,
+			.offset	= (unsigned long)i << PAGE_SHIFT,
 			.size	= n << PAGE_SHIFT,
 		};
-		at += n << PAGE_SHIFT;
 		i += n;
 	}
 	return area;
