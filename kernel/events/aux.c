@@ -33,7 +33,8 @@
  * writing into pages nobody maps any more until its perf_aux_output_end(),
  * which commits nothing (the area is no longer the buffer's) and frees
  * it.  That end may run in an NMI, and a PMU's free_aux() may sleep
- * (vunmap()), so such a free goes through an irq_work and a work item.
+ * (vunmap()), so a free from a handle goes through an irq_work and a
+ * work item; the unmap's own free is immediate.
  * Upstream instead stops every writer with cross-calls before the unmap
  * returns; this way the mmap path need not find other CPUs' events.
  *
@@ -211,15 +212,22 @@ static void aux_free_irq_work(struct irq_work *work)
 	schedule_work(&aux->free_work);
 }
 
-/* Drop a reference; the last one frees, later where it cannot now. */
+/*
+ * Drop a PMU handle's reference, from its start, stop or interrupt
+ * (interrupts off, maybe an NMI): the last one frees from a work item.
+ */
 static void aux_put(struct perf_aux_area *aux)
 {
-	if (!refcount_dec_and_test(&aux->refs))
-		return;
-	if (in_task() && preemptible())
-		aux_free(aux);
-	else
+	if (refcount_dec_and_test(&aux->refs))
 		irq_work_queue(&aux->free_irq_work);
+}
+
+/* Drop a reference where sleeping is fine: the last one frees now. */
+static void aux_put_sleepable(struct perf_aux_area *aux)
+{
+	might_sleep();
+	if (refcount_dec_and_test(&aux->refs))
+		aux_free(aux);
 }
 
 /*
@@ -325,7 +333,7 @@ int perf_aux_create(struct perf_buffer *rb, struct perf_event *event,
 	ret = aux_map_pages(vma, aux);
 	if (ret) {
 		if (created)
-			aux_put(aux);
+			aux_put_sleepable(aux);
 		goto unlock;
 	}
 	aux->mmap_count++;
@@ -379,7 +387,7 @@ void perf_aux_mapping_closed(struct perf_buffer *rb)
 	/* Handles are opened under RCU (interrupts off): wait those out. */
 	synchronize_rcu();
 	perf_rb_uncharge(&aux->charge);
-	aux_put(aux);
+	aux_put_sleepable(aux);
 }
 
 /* ----------------------------------------------------------------------
