@@ -400,6 +400,19 @@ static inline bool aux_published(struct perf_aux_area *aux)
 	return rcu_access_pointer(aux->rb->aux) == aux;
 }
 
+/*
+ * Show the reader the new head, if @aux is still its area.  Return:
+ * whether a wakeup is due (a watermark reached).
+ */
+static bool aux_publish(struct perf_aux_area *aux)
+{
+	if (!aux_published(aux))
+		return false;
+	WRITE_ONCE(aux->rb->user_page->aux_head, aux->head);
+	return perf_aux_wakeup_due(aux->head, &aux->wakeup_mark,
+				   aux->watermark);
+}
+
 /**
  * perf_aux_output_begin() - open a handle for writing AUX data
  * @handle: filled in: head (where to write, free-running), size (room,
@@ -491,13 +504,12 @@ void perf_aux_output_end(struct perf_output_handle *handle,
 		aux->head += size;
 	}
 
+	/* An unmapped area's data goes nowhere: no record, no wakeup. */
 	if (aux_published(aux)) {
 		if (size || (flags & ~(u64)(PERF_AUX_FLAG_PMU_FORMAT_TYPE_MASK |
 					    PERF_AUX_FLAG_OVERWRITE)))
 			perf_log_aux(handle->event, offset, size, flags);
-		WRITE_ONCE(rb->user_page->aux_head, aux->head);
-		if (perf_aux_wakeup_due(aux->head, &aux->wakeup_mark,
-					aux->watermark) || truncated) {
+		if (aux_publish(aux) || truncated) {
 			if (truncated)
 				perf_event_disable_inatomic(handle->event);
 			perf_rb_queue_wakeup(handle);
@@ -518,19 +530,14 @@ EXPORT_SYMBOL_GPL(perf_aux_output_end);
 int perf_aux_output_skip(struct perf_output_handle *handle,
 			 unsigned long size)
 {
-	struct perf_buffer *rb = handle->rb;
-	struct perf_aux_area *aux = rb->aux_writer;
+	struct perf_aux_area *aux = handle->rb->aux_writer;
 
 	if (size > handle->size)
 		return -ENOSPC;
 	aux->head += size;
-	if (aux_published(aux)) {
-		WRITE_ONCE(rb->user_page->aux_head, aux->head);
-		if (perf_aux_wakeup_due(aux->head, &aux->wakeup_mark,
-					aux->watermark)) {
-			perf_rb_queue_wakeup(handle);
-			handle->wakeup = aux->wakeup_mark + aux->watermark;
-		}
+	if (aux_publish(aux)) {
+		perf_rb_queue_wakeup(handle);
+		handle->wakeup = aux->wakeup_mark + aux->watermark;
 	}
 	handle->head = aux->head;
 	handle->size -= size;

@@ -98,7 +98,6 @@ static inline unsigned long rb_data_bytes(struct perf_buffer *rb)
 }
 
 /* ring_buffer.c */
-struct perf_buffer *perf_rb_get(struct perf_event *event);
 void perf_rb_put(struct perf_buffer *rb);
 void perf_rb_queue_wakeup(struct perf_output_handle *handle);
 int perf_rb_charge(struct vm_area_struct *vma, unsigned long pages,

@@ -126,7 +126,7 @@ fail:
 }
 
 /* A reference to the buffer @event's records go to, or NULL. */
-struct perf_buffer *perf_rb_get(struct perf_event *event)
+static struct perf_buffer *rb_get(struct perf_event *event)
 {
 	struct perf_buffer *rb;
 
@@ -776,7 +776,7 @@ int perf_event_set_output(struct perf_event *event, struct perf_event *output)
 		goto unlock;
 
 	if (output) {
-		rb = perf_rb_get(output);
+		rb = rb_get(output);
 		if (!rb)
 			goto unlock;
 		if (!atomic_read(&rb->mmap_count)) {
@@ -1065,6 +1065,7 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct perf_event *event = file->private_data;
 	unsigned long size = vma->vm_end - vma->vm_start;
+	struct perf_mmap_charge charge;
 	struct perf_buffer *rb;
 	unsigned long nr_pages;
 	unsigned long mark;
@@ -1103,17 +1104,19 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 		rb_attach(event, NULL);
 	}
 
+	/* The limit first: nothing is allocated for a request over it. */
+	ret = perf_rb_charge(vma, nr_pages + 1, &charge);
+	if (ret)
+		goto unlock;
 	mark = event->attr.watermark ? event->attr.wakeup_watermark : 0;
 	rb = rb_create(nr_pages, event->cpu, mark,
 		       !(vma->vm_flags & VM_WRITE));
-	ret = -ENOMEM;
-	if (!rb)
-		goto unlock;
-	ret = perf_rb_charge(vma, nr_pages + 1, &rb->charge);
-	if (ret) {
-		rb_release_memory(rb);
+	if (!rb) {
+		perf_rb_uncharge(&charge);
+		ret = -ENOMEM;
 		goto unlock;
 	}
+	rb->charge = charge;
 	atomic_set(&rb->mmap_count, 1);
 
 	rb_attach(event, rb);
