@@ -320,16 +320,14 @@ struct debug_store;
 /**
  * struct x86c_bts_cpu - one CPU's branch trace store (intel/bts.c)
  * @event: the event that traces on this CPU, which takes no counter,
- *	or NULL: bts.c's branch-instructions event or (@aux) an intel_bts
- *	one (intel/bts_aux.c)
- * @aux: @event is intel_bts's, storing into its AUX area
- * @handle: @aux's AUX handle, open while it traces
+ *	or NULL: bts.c's branch-instructions event or an intel_bts
+ *	one (intel/bts_aux.c: x86c_is_bts_aux())
+ * @handle: an intel_bts event's AUX handle, open while it traces
  *
  * Part of struct x86c_cpu: its CPU's, touched with interrupts off.
  */
 struct x86c_bts_cpu {
 	struct perf_event		*event;
-	bool				aux;
 	struct perf_output_handle	handle;
 };
 
@@ -1051,6 +1049,7 @@ void x86c_bts_del(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		  struct perf_event *event);
 
 /* intel/bts_aux.c: the intel_bts PMU; who may use the branch hardware */
+bool x86c_is_bts_aux(const struct perf_event *event);
 int x86c_bts_aux_drain(struct x86c_pmu *p, struct x86c_cpu *cpu);
 int x86c_branch_claim(enum x86c_branch_kind kind);
 void x86c_branch_unclaim(enum x86c_branch_kind kind);

@@ -235,7 +235,7 @@ int x86c_bts_drain(struct x86c_pmu *p, struct x86c_cpu *cpu)
 
 	if (!event)
 		return 0;
-	if (cpu->bts.aux)
+	if (x86c_is_bts_aux(event))
 		return x86c_bts_aux_drain(p, cpu);
 	first = (const void *)(unsigned long)ds->bts_buffer_base;
 	end = (const void *)(unsigned long)ds->bts_index;

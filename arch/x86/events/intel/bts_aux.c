@@ -34,7 +34,7 @@
  * isolation, where user page tables lack the linear map the CPU would
  * store through.
  *
- * Locking: struct x86c_bts_cpu's @handle and @aux are this CPU's, used
+ * Locking: struct x86c_bts_cpu's @event and @handle are this CPU's, used
  * with interrupts off by the callbacks below and the PMI (bts.c's
  * x86c_bts_drain() sends the latter here).  x86c_branch_mutex orders
  * the first claim of each kind of branch user.
@@ -83,6 +83,12 @@ struct x86c_bts_area {
 };
 
 static struct pmu x86c_bts_aux_pmu;
+
+/* Whether @event, tracing on a CPU, is intel_bts's rather than bts.c's. */
+bool x86c_is_bts_aux(const struct perf_event *event)
+{
+	return event->pmu == &x86c_bts_aux_pmu;
+}
 
 /* ---- who may use the branch hardware ------------------------------- */
 
@@ -389,7 +395,6 @@ static int x86c_bts_aux_add(struct perf_event *event, int flags)
 	if (cpu->bts.event)
 		return -EBUSY;
 	cpu->bts.event = event;
-	cpu->bts.aux = true;
 	event->hw.state = PERF_HES_STOPPED;
 	if (!(flags & PERF_EF_START))
 		return 0;
@@ -397,7 +402,6 @@ static int x86c_bts_aux_add(struct perf_event *event, int flags)
 	/* Nothing to store into: as upstream, the add fails. */
 	if (event->hw.state & PERF_HES_STOPPED) {
 		cpu->bts.event = NULL;
-		cpu->bts.aux = false;
 		return -EINVAL;
 	}
 	return 0;
@@ -409,7 +413,6 @@ static void x86c_bts_aux_del(struct perf_event *event, int flags)
 
 	x86c_bts_aux_stop(event, PERF_EF_UPDATE);
 	cpu->bts.event = NULL;
-	cpu->bts.aux = false;
 }
 
 static void x86c_bts_aux_read(struct perf_event *event)
