@@ -441,26 +441,59 @@ static void x86c_apply_soon(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	p->vendor->enable_all(p, cpu);
 }
 
-/* The rows of the family's table, the end not counted. */
-static int x86c_nr_table_rows(struct x86c_pmu *p)
+/* The rows of a constraint table (or none: NULL), the end not counted. */
+static int x86c_nr_rows(const struct event_constraint *table)
 {
-	struct event_constraint *c;
+	const struct event_constraint *c;
 	int n = 0;
 
-	for (c = p->table; c && c->cmask; c++)
+	for (c = table; c && c->cmask; c++)
 		n++;
 	return n;
+}
+
+/*
+ * Where x86c_withhold() keeps the narrowed copy of @c, one of @p's: the
+ * family table's rows, @fixed, @any_gp, then the precise events' rows
+ * and @pebs_any where there is a table for those.
+ */
+static int x86c_narrowed_at(struct x86c_pmu *p, struct event_constraint *c)
+{
+	int rows = x86c_nr_rows(p->table);
+	int gp_at = rows + p->nr_fixed_events;
+	int pebs_rows = x86c_nr_rows(p->pebs_table);
+
+	if (c == &p->any_gp)
+		return gp_at;
+	if (c == &p->pebs_any)
+		return gp_at + 1 + pebs_rows;
+	if (c >= p->fixed && c < p->fixed + p->nr_fixed_events)
+		return rows + (c - p->fixed);
+	if (p->pebs_table && c >= p->pebs_table &&
+	    c < p->pebs_table + pebs_rows)
+		return gp_at + 1 + (c - p->pebs_table);
+	return c - p->table;
+}
+
+/* How many copies x86c_withhold() makes. */
+static int x86c_nr_narrowed(struct x86c_pmu *p)
+{
+	return x86c_nr_rows(p->table) + p->nr_fixed_events + 1 +
+	       (p->pebs_table ? x86c_nr_rows(p->pebs_table) + 1 : 0);
 }
 
 /*
  * The counters an event's code may use: a topdown metric's own index
  * first, then the family's table, then the
  * fixed counters' events, which may use any general-purpose counter
- * too, then any general-purpose counter.  Where that names a counter
- * x86c_withhold() holds back, its narrowed copy instead.
+ * too, then any general-purpose counter.  A precise event (@precise)
+ * of a PMU that places those by a table of their own (PEBS format 3):
+ * that table's row, else @pebs_any, as the hardware samples precisely
+ * on those counters alone.  Where that names a counter x86c_withhold()
+ * holds back, its narrowed copy instead.
  */
 static struct event_constraint *x86c_code_constraint(struct x86c_pmu *p,
-						     u64 config)
+						     u64 config, bool precise)
 {
 	struct event_constraint *c;
 	int i;
@@ -469,6 +502,13 @@ static struct event_constraint *x86c_code_constraint(struct x86c_pmu *p,
 	if (i >= 0)
 		return &p->metric[i];
 
+	if (precise && p->pebs_table) {
+		for (c = p->pebs_table; c->cmask; c++)
+			if (constraint_match(c, config))
+				goto found;
+		c = &p->pebs_any;
+		goto found;
+	}
 	for (c = p->table; c && c->cmask; c++)
 		if (constraint_match(c, config))
 			goto found;
@@ -477,19 +517,9 @@ static struct event_constraint *x86c_code_constraint(struct x86c_pmu *p,
 			goto found;
 	c = &p->any_gp;
 found:
-	/*
-	 * Pairs with the release in x86c_withhold(): the copies are set.
-	 * Their order is the lookup's: the table's rows, @fixed, @any_gp.
-	 */
-	if (unlikely(c->idxmsk64 & smp_load_acquire(&p->withheld))) {
-		if (c == &p->any_gp)
-			i = x86c_nr_table_rows(p) + p->nr_fixed_events;
-		else if (c >= p->fixed && c < p->fixed + p->nr_fixed_events)
-			i = x86c_nr_table_rows(p) + (c - p->fixed);
-		else
-			i = c - p->table;
-		return &p->narrowed[i];
-	}
+	/* Pairs with the release in x86c_withhold(): the copies are set. */
+	if (unlikely(c->idxmsk64 & smp_load_acquire(&p->withheld)))
+		return &p->narrowed[x86c_narrowed_at(p, c)];
 	return c;
 }
 
@@ -497,26 +527,48 @@ found:
 static struct event_constraint x86c_counter2 = X86C_CONSTRAINT(0, 0, BIT_ULL(2));
 static struct event_constraint x86c_no_counter = X86C_CONSTRAINT(0, 0, 0);
 
-/**
- * x86c_constraint - the counters an event may use
- * @p: the PMU
- * @config: the event's control value (hwc->config)
- *
- * Those of its code (x86c_code_constraint()), except that an Intel
- * event with IN_TX_CHECKPOINTED counts on general-purpose counter 2
- * alone, and nowhere if its code may not use that one: the hardware
+/*
+ * Those of @config's code (x86c_code_constraint()), except that an
+ * Intel event with IN_TX_CHECKPOINTED counts on general-purpose counter
+ * 2 alone, and nowhere if its code may not use that one: the hardware
  * checkpoints only that counter.
- *
- * Return: the constraint, never NULL.
  */
-struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config)
+static struct event_constraint *x86c_constraint_of(struct x86c_pmu *p,
+						   u64 config, bool precise)
 {
-	struct event_constraint *c = x86c_code_constraint(p, config);
+	struct event_constraint *c = x86c_code_constraint(p, config, precise);
 
 	if (unlikely(config & HSW_IN_TX_CHECKPOINTED) && p->in_tx)
 		return c->idxmsk64 & BIT_ULL(2) ? &x86c_counter2 :
 						   &x86c_no_counter;
 	return c;
+}
+
+/**
+ * x86c_constraint - the counters an event that is not precise may use
+ * @p: the PMU
+ * @config: the event's control value (hwc->config)
+ *
+ * Return: the constraint, never NULL.
+ */
+struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config)
+{
+	return x86c_constraint_of(p, config, false);
+}
+
+/**
+ * x86c_event_constraint - the counters an event may use
+ * @p: its PMU
+ * @event: the event, its control value (hwc->config) made
+ *
+ * As x86c_constraint(), but a precise event's where the PMU places
+ * those apart.  Return: the constraint, never NULL.
+ */
+struct event_constraint *x86c_event_constraint(struct x86c_pmu *p,
+					       struct perf_event *event)
+{
+	return x86c_constraint_of(p, event->hw.config,
+				  event->attr.precise_ip);
 }
 
 /* Serializes x86c_withhold(), of every PMU. */
@@ -539,11 +591,11 @@ static DEFINE_MUTEX(x86c_withhold_lock);
 int x86c_withhold(struct x86c_pmu *p, u64 mask)
 {
 	struct event_constraint *c, *copies;
-	int i, n = x86c_nr_table_rows(p) + p->nr_fixed_events + 1;
+	int i, n = x86c_nr_narrowed(p);
 
 	guard(mutex)(&x86c_withhold_lock);
 	if (!mask || p->narrowed) {
-		if (mask && p->narrowed[n - 1].idxmsk64 !=
+		if (mask && p->narrowed[x86c_narrowed_at(p, &p->any_gp)].idxmsk64 !=
 			    (p->any_gp.idxmsk64 & ~mask))
 			return -EINVAL;
 		/* Pairs with x86c_constraint()'s acquire, as below. */
@@ -558,7 +610,12 @@ int x86c_withhold(struct x86c_pmu *p, u64 mask)
 		copies[i++] = *c;
 	for (c = p->fixed; c < p->fixed + p->nr_fixed_events; c++)
 		copies[i++] = *c;
-	copies[i] = p->any_gp;
+	copies[i++] = p->any_gp;
+	if (p->pebs_table) {
+		for (c = p->pebs_table; c->cmask; c++)
+			copies[i++] = *c;
+		copies[i] = p->pebs_any;
+	}
 	for (i = 0; i < n; i++) {
 		copies[i].idxmsk64 &= ~mask;
 		copies[i].weight = hweight64(copies[i].idxmsk64);
@@ -740,7 +797,7 @@ static struct event_constraint *x86c_group_constraint(struct x86c_pmu *p,
 {
 	if (unlikely(x86c_bts_shape(p, e, e->hw.sample_period)))
 		return NULL;
-	return x86c_constraint(p, e->hw.config);
+	return x86c_event_constraint(p, e);
 }
 
 /*
@@ -934,7 +991,7 @@ static int x86c_event_init(struct perf_event *event)
 			return err;
 	}
 	/* An event only counters this part lacks can count could never run. */
-	c = x86c_constraint(p, hwc->config);
+	c = x86c_event_constraint(p, event);
 	if (!c->weight)
 		return -EINVAL;
 	if (c->flags & PERF_X86_EVENT_PAIR)
@@ -1003,7 +1060,7 @@ static int x86c_add(struct perf_event *event, int flags)
 		return -EINVAL;
 	}
 	cpu->events[n] = event;
-	cpu->constraint[n] = x86c_constraint(p, hwc->config);
+	cpu->constraint[n] = x86c_event_constraint(p, event);
 	cpu->nr = n + 1;
 	hwc->state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
 	if (!(flags & PERF_EF_START))

@@ -617,12 +617,19 @@ struct x86c_lbr {
  * @bts_period: Intel: a period of 1 on branch instructions asks for the
  *	branch trace store, whether the CPU has one or not (intel/bts.c)
  * @bts: the CPU has it
- * @pebs: Intel: the CPU samples precisely, with PEBS records of format 4
- *	and the adaptive groups (intel/pebs.c)
+ * @pebs: Intel: the CPU samples precisely (intel/pebs.c)
+ * @pebs_format: its PEBS records': 4 (with the adaptive groups) or 3
+ *	(Skylake's fixed record)
  * @max_precise: the highest precise_ip an event may ask for (caps/)
  * @pebs_cycles_alias: Intel: core cycles sample precisely as
  *	instructions retired counted with an inverted threshold (a part
- *	of no family)
+ *	of no family, or a family whose precise events @pebs_table places)
+ * @pebs_table: format 3: the counters of the precise events of some
+ *	codes, as the family's @pebs_constraints, ended by
+ *	X86C_CONSTRAINT_END; NULL at format 4, where precise events are
+ *	placed as others
+ * @pebs_any: format 3: the counters of every other precise event
+ * @mem_events: Intel: the family's memory events, shown where @pebs
  */
 struct x86c_pmu {
 	struct pmu			pmu;
@@ -683,8 +690,12 @@ struct x86c_pmu {
 	bool				bts_period;
 	bool				bts;
 	bool				pebs;
+	u8				pebs_format;
 	int				max_precise;
 	bool				pebs_cycles_alias;
+	struct event_constraint		*pebs_table;
+	struct event_constraint		pebs_any;
+	const struct x86c_named_event	*mem_events;
 };
 
 /*
@@ -816,6 +827,15 @@ x86c_named_skip_ends(const struct x86c_named_event *e)
  * @lbr_info_nr: its last branch records in the LBR_INFO format
  *	(Skylake's, PERF_CAPABILITIES' format 5): how many; 0 where we
  *	drive none (intel/lbr.c: Architectural LBR needs no family)
+ * @pebs_constraints: where its PEBS records are format 3 (Skylake's),
+ *	the counters precise events of some codes may use, ended by
+ *	X86C_CONSTRAINT_END; NULL where we drive no such records
+ * @pebs_counters: and those every other precise event may use
+ * @pebs_prec_dist: INST_RETIRED.PREC_DIST distributes its samples
+ *	precisely: precise_ip 3, at which core cycles sample as it
+ * @mem_events: its memory events (events/ where its PEBS is driven,
+ *	as upstream shows them with PEBS), ended by one without a name,
+ *	or NULL
  * @atom: a hybrid family's E-cores, whose PMU has these tables (the
  *	fields above being the P-cores'), or NULL
  *
@@ -840,6 +860,10 @@ struct x86c_intel_family {
 	u64				core_more_fixed;
 	bool				tsx_force_abort;
 	u8				lbr_info_nr;
+	struct event_constraint		*pebs_constraints;
+	u64				pebs_counters;
+	bool				pebs_prec_dist;
+	const struct x86c_named_event	*mem_events;
 	const struct x86c_intel_family	*atom;
 };
 
@@ -922,6 +946,8 @@ void x86c_start_on(struct x86c_pmu *p, struct x86c_cpu *cpu,
 void x86c_init_limits(struct x86c_pmu *p);
 void x86c_size_kind(struct x86c_pmu *p, unsigned int cpu);
 struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config);
+struct event_constraint *x86c_event_constraint(struct x86c_pmu *p,
+					       struct perf_event *event);
 int x86c_withhold(struct x86c_pmu *p, u64 mask);
 u64 x86c_event_update(struct x86c_pmu *p, struct perf_event *event);
 bool x86c_event_set_period(struct x86c_pmu *p, struct perf_event *event);
@@ -1009,6 +1035,39 @@ void x86c_ds_release(struct x86c_ds_buffer *b);
 void x86c_ds_cpu_starting(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_ds_resume(void);
 
+/* The general-purpose registers a PEBS record holds: RAX to R15. */
+#define X86C_PEBS_GPRS	16
+
+/**
+ * struct x86c_pebs_view - a PEBS record, whatever its format, as the
+ *	drain reads it (intel/pebs.c)
+ * @size: its bytes
+ * @applicable: the counters it is of, their overflow-status bits
+ * @ip: the eventing IP
+ * @next_ip: the IP after the eventing instruction, 0 where not recorded
+ * @flags: RFLAGS after it, where @gprs
+ * @tsc: the TSC as the record was written
+ * @gprs: the general-purpose registers after it, or NULL
+ * @gpr_at: where in struct pt_regs each of @gprs goes
+ * @gprs_on_ask: @gprs go into a sample only where it asks for
+ *	PERF_SAMPLE_REGS_INTR (format 3, as upstream)
+ * @lbr: its branch records, youngest first, or NULL
+ * @nr_lbr: how many
+ */
+struct x86c_pebs_view {
+	unsigned int		size;
+	u64			applicable;
+	u64			ip;
+	u64			next_ip;
+	u64			flags;
+	u64			tsc;
+	const u64		*gprs;
+	const u16		*gpr_at;
+	bool			gprs_on_ask;
+	const struct lbr_entry	*lbr;
+	unsigned int		nr_lbr;
+};
+
 /* intel/pebs.c: precise event-based sampling */
 void x86c_pebs_probe(struct x86c_pmu *p, const struct x86c_intel_family *f);
 int x86c_pebs_config(struct x86c_pmu *p, struct perf_event *event);
@@ -1019,8 +1078,10 @@ void x86c_pebs_off(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx);
 void x86c_pebs_read(struct x86c_pmu *p, struct x86c_cpu *cpu);
 int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		    struct pt_regs *iregs);
-void x86c_pebs_regs(const struct perf_event *event, const void *rec,
-		    struct pt_regs *regs);
+bool x86c_pebs_decode(const struct x86c_pmu *p, const void *at,
+		      const void *top, struct x86c_pebs_view *v);
+void x86c_pebs_regs(const struct perf_event *event,
+		    const struct x86c_pebs_view *v, struct pt_regs *regs);
 
 /*
  * The two kinds of user of Intel's branch hardware, never both at once

@@ -5,6 +5,11 @@
  * registers: the eventing IP, exact, at precise_ip 2; the IP after it,
  * not exact, at 1; the general-purpose registers found behind the
  * memory group where both are there; kernel or user by the address.
+ * Format 3's fixed records (Skylake's) likewise, walked in a buffer,
+ * their registers in that record's order and only for an event that
+ * asks for them; the precise control at format 3 (no adaptive bit,
+ * cycles as INST_RETIRED.PREC_DIST at precise_ip 3, never large with a
+ * branch stack); and the Skylake family's counters for precise events.
  * The rule that makes a precise event's control: no interrupt of its
  * own, the adaptive bit, a part of no family's cycles alias, the
  * store's reload at a fixed period and large PEBS where the sample
@@ -73,11 +78,25 @@ static struct perf_event *pebs_test_event(struct kunit *test, u8 precise)
 	return event;
 }
 
+/* @rec, decoded as @p's format, into @regs of a sample of @event */
+static void pebs_test_regs(struct kunit *test, const struct x86c_pmu *p,
+			   const struct perf_event *event, const void *rec,
+			   size_t size, struct pt_regs *regs)
+{
+	struct x86c_pebs_view v;
+
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_decode(p, rec, rec + size, &v));
+	x86c_pebs_regs(event, &v, regs);
+}
+
 static void pebs_record_regs(struct kunit *test)
 {
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p;
 	struct pebs_test_record *rec;
 	struct pt_regs regs;
 
+	p->pebs_format = 4;
 	rec = kunit_kzalloc(test, sizeof(*rec), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rec);
 
@@ -85,7 +104,8 @@ static void pebs_record_regs(struct kunit *test)
 	pebs_test_fill(rec, 0);
 	memset(&regs, 0, sizeof(regs));
 	regs.bx = 1;
-	x86c_pebs_regs(pebs_test_event(test, 2), rec, &regs);
+	pebs_test_regs(test, p, pebs_test_event(test, 2), rec, sizeof(*rec),
+		       &regs);
 	KUNIT_EXPECT_EQ(test, regs.ip, PEBS_TEST_EVENTING_IP);
 	KUNIT_EXPECT_TRUE(test, regs.flags & PERF_EFLAGS_EXACT);
 	KUNIT_EXPECT_EQ(test, regs.cs, (unsigned long)__USER_CS);
@@ -96,7 +116,8 @@ static void pebs_record_regs(struct kunit *test)
 	pebs_test_fill(rec, PEBS_DATACFG_GP);
 	memset(&regs, 0, sizeof(regs));
 	regs.flags = PERF_EFLAGS_EXACT;
-	x86c_pebs_regs(pebs_test_event(test, 1), rec, &regs);
+	pebs_test_regs(test, p, pebs_test_event(test, 1), rec, sizeof(*rec),
+		       &regs);
 	KUNIT_EXPECT_EQ(test, regs.ip, PEBS_TEST_NEXT_IP);
 	KUNIT_EXPECT_FALSE(test, regs.flags & PERF_EFLAGS_EXACT);
 	KUNIT_EXPECT_EQ(test, regs.bx, PEBS_TEST_BX);
@@ -108,7 +129,8 @@ static void pebs_record_regs(struct kunit *test)
 	/* Memory group first: the registers are found behind it. */
 	pebs_test_fill(rec, PEBS_DATACFG_MEMINFO | PEBS_DATACFG_GP);
 	memset(&regs, 0, sizeof(regs));
-	x86c_pebs_regs(pebs_test_event(test, 2), rec, &regs);
+	pebs_test_regs(test, p, pebs_test_event(test, 2), rec, sizeof(*rec),
+		       &regs);
 	KUNIT_EXPECT_EQ(test, regs.ip, PEBS_TEST_EVENTING_IP);
 	KUNIT_EXPECT_TRUE(test, regs.flags & PERF_EFLAGS_EXACT);
 	KUNIT_EXPECT_EQ(test, regs.bx, PEBS_TEST_BX);
@@ -117,7 +139,8 @@ static void pebs_record_regs(struct kunit *test)
 	pebs_test_fill(rec, 0);
 	rec->basic.ip = 0xffffffff81000000ULL;
 	memset(&regs, 0, sizeof(regs));
-	x86c_pebs_regs(pebs_test_event(test, 2), rec, &regs);
+	pebs_test_regs(test, p, pebs_test_event(test, 2), rec, sizeof(*rec),
+		       &regs);
 	KUNIT_EXPECT_EQ(test, regs.cs, (unsigned long)__KERNEL_CS);
 }
 
@@ -128,6 +151,7 @@ static void pebs_config_rule(struct kunit *test)
 	struct perf_event *event;
 
 	p->pebs = true;
+	p->pebs_format = 4;
 	p->max_precise = 2;
 
 	/* The record is the interrupt; the groups are DATA_CFG's. */
@@ -191,6 +215,7 @@ static void pebs_large_drain(struct kunit *test)
 	ds->pebs_absolute_maximum = ds->pebs_buffer_base + PEBS_TEST_BUFFER;
 	cpu->ds = ds;
 	p->pebs = true;
+	p->pebs_format = 4;
 	p->max_precise = 2;
 
 	/* A fixed period, ip alone: large, reloaded by the store. */
@@ -259,10 +284,169 @@ static void pebs_large_drain(struct kunit *test)
 	cpu->ds = NULL;
 }
 
+/* A format 3 record (200 bytes) of @applicable at @ip, as the CPU writes it */
+#define PEBS_TEST_FMT3_WORDS	25
+#define PEBS_TEST_TSC		0x7e57ULL
+
+static void pebs_test_fmt3(u64 *rec, u64 applicable, u64 ip)
+{
+	memset(rec, 0, PEBS_TEST_FMT3_WORDS * sizeof(u64));
+	rec[0] = X86_EFLAGS_IF | X86_EFLAGS_FIXED;	/* RFLAGS */
+	rec[1] = ip + 1;				/* the next IP */
+	rec[2] = 0xa;					/* RAX */
+	rec[3] = PEBS_TEST_BX;				/* RBX */
+	rec[6] = 0x51;					/* RSI */
+	rec[9] = PEBS_TEST_BX + 1;			/* RSP */
+	rec[17] = PEBS_TEST_BX + 2;			/* R15 */
+	rec[18] = applicable;				/* applicable counters */
+	rec[19] = 0xdada;				/* data linear address */
+	rec[22] = ip;					/* the eventing IP */
+	rec[24] = PEBS_TEST_TSC;
+}
+
+static void pebs_fmt3_records(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = ctx->p;
+	struct perf_event *event;
+	struct x86c_pebs_view v;
+	struct pt_regs regs;
+	u64 *buf;
+
+	p->pebs_format = 3;
+	buf = kunit_kzalloc(test, 3 * PEBS_TEST_FMT3_WORDS * sizeof(u64),
+			    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	pebs_test_fmt3(buf, BIT_ULL(1), PEBS_TEST_EVENTING_IP);
+	pebs_test_fmt3(buf + PEBS_TEST_FMT3_WORDS, BIT_ULL(0) | BIT_ULL(2),
+		       PEBS_TEST_EVENTING_IP + 0x10);
+
+	/* A fixed size; a part of a record is none. */
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_decode(p, buf, buf + 40, &v));
+	KUNIT_EXPECT_EQ(test, v.size, 200U);
+	KUNIT_EXPECT_EQ(test, v.applicable, BIT_ULL(1));
+	KUNIT_EXPECT_EQ(test, v.ip, PEBS_TEST_EVENTING_IP);
+	KUNIT_EXPECT_EQ(test, v.next_ip, PEBS_TEST_EVENTING_IP + 1);
+	KUNIT_EXPECT_EQ(test, v.tsc, PEBS_TEST_TSC);
+	KUNIT_EXPECT_NULL(test, v.lbr);
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_decode(p, buf + 25, buf + 50, &v));
+	KUNIT_EXPECT_EQ(test, v.applicable, BIT_ULL(0) | BIT_ULL(2));
+	KUNIT_EXPECT_FALSE(test, x86c_pebs_decode(p, buf + 50, buf + 74, &v));
+
+	/* precise_ip 2: the eventing IP, exact; no registers unasked. */
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_decode(p, buf, buf + 25, &v));
+	event = pebs_test_event(test, 2);
+	memset(&regs, 0, sizeof(regs));
+	regs.bx = 1;
+	x86c_pebs_regs(event, &v, &regs);
+	KUNIT_EXPECT_EQ(test, regs.ip, PEBS_TEST_EVENTING_IP);
+	KUNIT_EXPECT_TRUE(test, regs.flags & PERF_EFLAGS_EXACT);
+	KUNIT_EXPECT_TRUE(test, regs.flags & X86_EFLAGS_IF);
+	KUNIT_EXPECT_EQ(test, regs.bx, 1UL);
+
+	/* Asked for, in the record's order: RAX, RBX, RCX, RDX, RSI, ... */
+	event->attr.sample_type |= PERF_SAMPLE_REGS_INTR;
+	memset(&regs, 0, sizeof(regs));
+	x86c_pebs_regs(event, &v, &regs);
+	KUNIT_EXPECT_EQ(test, regs.ax, 0xaUL);
+	KUNIT_EXPECT_EQ(test, regs.bx, PEBS_TEST_BX);
+	KUNIT_EXPECT_EQ(test, regs.si, 0x51UL);
+	KUNIT_EXPECT_EQ(test, regs.sp, PEBS_TEST_BX + 1);
+	KUNIT_EXPECT_EQ(test, regs.r15, PEBS_TEST_BX + 2);
+	KUNIT_EXPECT_EQ(test, regs.cx, 0UL);
+
+	/* precise_ip 1: the next IP, not exact. */
+	event = pebs_test_event(test, 1);
+	regs.flags = PERF_EFLAGS_EXACT;
+	x86c_pebs_regs(event, &v, &regs);
+	KUNIT_EXPECT_EQ(test, regs.ip, PEBS_TEST_EVENTING_IP + 1);
+	KUNIT_EXPECT_FALSE(test, regs.flags & PERF_EFLAGS_EXACT);
+}
+
+/* The Intel family called @name */
+static const struct x86c_intel_family *pebs_test_family(const char *name)
+{
+	const struct x86c_intel_family *const *f;
+
+	for (f = x86c_intel_families; *f; f++)
+		if (!strcmp((*f)->name, name))
+			return *f;
+	return NULL;
+}
+
+static void pebs_fmt3_config(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const struct x86c_intel_family *skl = pebs_test_family("skylake");
+	struct x86c_pmu *p = ctx->p;
+	struct perf_event *event;
+
+	KUNIT_ASSERT_NOT_NULL(test, skl);
+	p->pebs = true;
+	p->pebs_format = 3;
+	p->max_precise = 3;
+	p->pebs_cycles_alias = true;
+	p->pebs_table = skl->pebs_constraints;
+	p->pebs_any = (struct event_constraint) {
+		.idxmsk64 = skl->pebs_counters,
+		.weight = hweight64(skl->pebs_counters),
+	};
+
+	/* No adaptive bit; core cycles as counted instructions. */
+	event = pebs_test_event(test, 2);
+	event->hw.config = (event->hw.config & ~X86_RAW_EVENT_MASK) | 0x3c;
+	KUNIT_EXPECT_EQ(test, x86c_pebs_config(p, event), 0);
+	KUNIT_EXPECT_FALSE(test, event->hw.config & ICL_EVENTSEL_ADAPTIVE);
+	KUNIT_EXPECT_EQ(test, event->hw.config & X86_RAW_EVENT_MASK,
+			0x108000c0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_event_constraint(p, event)->idxmsk64, 0xfULL);
+	/* ...at precise_ip 3 as INST_RETIRED.PREC_DIST: counter 1. */
+	event = pebs_test_event(test, 3);
+	event->hw.config = (event->hw.config & ~X86_RAW_EVENT_MASK) | 0x3c;
+	KUNIT_EXPECT_EQ(test, x86c_pebs_config(p, event), 0);
+	KUNIT_EXPECT_EQ(test, event->hw.config & X86_RAW_EVENT_MASK,
+			0x108001c0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_event_constraint(p, event)->idxmsk64, 0x2ULL);
+
+	/* Instructions: counters 0-3, not the fixed one it would count on. */
+	event = pebs_test_event(test, 2);
+	KUNIT_EXPECT_EQ(test, x86c_pebs_config(p, event), 0);
+	KUNIT_EXPECT_PTR_EQ(test, x86c_event_constraint(p, event),
+			    &p->pebs_any);
+	event->attr.precise_ip = 0;
+	KUNIT_EXPECT_PTR_EQ(test, x86c_event_constraint(p, event),
+			    x86c_constraint(p, event->hw.config));
+	KUNIT_EXPECT_TRUE(test, x86c_event_constraint(p, event)->idxmsk64 &
+			  BIT_ULL(INTEL_PMC_IDX_FIXED));
+
+	/* A branch stack is not in the record: never large. */
+	event = pebs_test_event(test, 2);
+	event->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+	KUNIT_EXPECT_EQ(test, x86c_pebs_config(p, event), 0);
+	KUNIT_EXPECT_TRUE(test, event->hw.flags & PERF_X86_EVENT_AUTO_RELOAD);
+	KUNIT_EXPECT_FALSE(test, event->hw.flags & PERF_X86_EVENT_LARGE_PEBS);
+	event = pebs_test_event(test, 2);
+	event->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME;
+	KUNIT_EXPECT_EQ(test, x86c_pebs_config(p, event), 0);
+	KUNIT_EXPECT_TRUE(test, event->hw.flags & PERF_X86_EVENT_LARGE_PEBS);
+
+	/* Counter 3 withheld (TSX force-abort): not for precise events. */
+	event = pebs_test_event(test, 2);
+	KUNIT_EXPECT_EQ(test, x86c_pebs_config(p, event), 0);
+	KUNIT_ASSERT_EQ(test, x86c_withhold(p, BIT_ULL(3)), 0);
+	KUNIT_EXPECT_EQ(test, x86c_event_constraint(p, event)->idxmsk64, 0x7ULL);
+	KUNIT_ASSERT_EQ(test, x86c_withhold(p, 0), 0);
+	KUNIT_EXPECT_EQ(test, x86c_event_constraint(p, event)->idxmsk64, 0xfULL);
+	kfree(p->narrowed);
+	p->narrowed = NULL;
+}
+
 static struct kunit_case pebs_cases[] = {
 	KUNIT_CASE(pebs_record_regs),
 	KUNIT_CASE(pebs_config_rule),
 	KUNIT_CASE(pebs_large_drain),
+	KUNIT_CASE(pebs_fmt3_records),
+	KUNIT_CASE(pebs_fmt3_config),
 	{}
 };
 

@@ -410,7 +410,9 @@ void x86c_sysfs_init(struct x86c_pmu *p)
 	if (WARN_ON_ONCE(slot == x86c_named + ARRAY_SIZE(x86c_named)))
 		return;
 	n = x86c_named_slots(slot, 0, p->named_events);
-	x86c_named_slots(slot, n, p->tsx_events);
+	n = x86c_named_slots(slot, n, p->tsx_events);
+	if (p->pebs)
+		x86c_named_slots(slot, n, p->mem_events);
 	for (n = 0; n < X86C_MAX_NAMED; n++)
 		slot[n].pmu = p;
 }

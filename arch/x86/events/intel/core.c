@@ -156,7 +156,7 @@ static void intel_program(struct x86c_pmu *p, struct x86c_cpu *cpu, int idx,
 	if (x86c_is_metric(idx))
 		return;
 	/* A precise event's counter stores records (pebs.c). */
-	if (config & ICL_EVENTSEL_ADAPTIVE)
+	if (unlikely(cpu->owner[idx] && cpu->owner[idx]->attr.precise_ip))
 		x86c_pebs_on(p, cpu, idx);
 	if (x86c_is_fixed(idx)) {
 		idx -= INTEL_PMC_IDX_FIXED;
@@ -646,6 +646,7 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->cache_refused = 0;
 	p->named_events = NULL;
 	p->tsx_events = NULL;
+	p->mem_events = NULL;
 	p->in_tx = false;
 	p->nr_extra = 0;
 	p->extra_regs = NULL;
@@ -661,6 +662,7 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->cache_events = f->cache_events;
 	p->cache_refused = f->cache_refused;
 	p->named_events = f->named_events;
+	p->mem_events = f->mem_events;
 	p->period_limits = f->period_limits;
 	/* HLE alone (no part has it so) takes the bits without showing them. */
 	if (boot_cpu_has(X86_FEATURE_RTM))

@@ -489,6 +489,32 @@ static const struct x86c_named_event icelake_tsx_events[] = {
 	X86C_NAMED_END_THEN(golden_cove_tsx_events)
 };
 
+/*
+ * Skylake's precise events (PEBS record format 3, intel/pebs.c):
+ * INST_RETIRED.PREC_DIST, plain or counted on every cycle (an inverted
+ * threshold of 16: precise_ip 3's core cycles), on counter 1, whose
+ * records alone are distributed precisely; every other precise event
+ * on counters 0-3 (pebs_counters), the memory events included.
+ */
+#define SKYLAKE_PEBS_CMASK	(X86C_FIXED_CMASK | ARCH_PERFMON_EVENTSEL_ANY | \
+				 ARCH_PERFMON_EVENTSEL_PIN_CONTROL)
+static struct event_constraint skylake_pebs_constraints[] = {
+	X86C_CONSTRAINT(0x01c0, SKYLAKE_PEBS_CMASK, 0x2),
+	X86C_CONSTRAINT(0x108001c0, SKYLAKE_PEBS_CMASK, 0x2),
+	X86C_CONSTRAINT_END
+};
+
+/*
+ * perf mem's events from Haswell to Skylake: loads above a latency of
+ * 3 cycles (MEM_TRANS_RETIRED.LOAD_LATENCY), all stores
+ * (MEM_INST_RETIRED.ALL_STORES).
+ */
+static const struct x86c_named_event skylake_mem_events[] = {
+	{ "mem-loads",	"event=0xcd,umask=0x1,ldlat=3" },
+	{ "mem-stores",	"event=0xd0,umask=0x82" },
+	{ }
+};
+
 static const struct x86c_intel_family x86c_family_skylake = {
 	.name		= "skylake",
 	.models		= skylake_models,
@@ -502,6 +528,10 @@ static const struct x86c_intel_family x86c_family_skylake = {
 	.tsx_events	= x86c_haswell_tsx_events,
 	.tsx_force_abort = true,
 	.lbr_info_nr	= 32,
+	.pebs_constraints = skylake_pebs_constraints,
+	.pebs_counters	= 0x0f,
+	.pebs_prec_dist	= true,
+	.mem_events	= skylake_mem_events,
 };
 
 static const struct x86c_intel_family x86c_family_icelake = {

@@ -12,15 +12,20 @@
  * and, as IA32_PEBS_DATA_CFG asks, the registers after it, memory
  * information, XMM registers and branch records.
  *
- * This driver takes the record format of Ice Lake and later parts
- * (format 4 with the adaptive groups, IA32_PERF_CAPABILITIES): any
- * general-purpose or fixed counter samples precisely, so precise events
- * are placed as any other.  precise_ip 1 and 2 are given (PEBS, and an
- * exact IP): the sample's ip is the eventing IP at 2, the IP after it
- * at 1, as upstream gives them.  A part of no family samples its core
- * cycles precisely as instructions retired counted on every cycle
- * (an inverted threshold of 16), which the hardware can record, as
- * upstream does for such parts.
+ * This driver takes two record formats (IA32_PERF_CAPABILITIES):
+ * Ice Lake's and later parts' (format 4 with the adaptive groups), where
+ * any general-purpose or fixed counter samples precisely, so precise
+ * events are placed as any other; and Skylake's (format 3: one fixed
+ * record with the registers, the eventing IP and the TSC), where only
+ * some general-purpose counters do, as the family's table says
+ * (x86c_event_constraint()).  precise_ip 1 and 2 are given (PEBS, and
+ * an exact IP): the sample's ip is the eventing IP at 2, the IP after
+ * it at 1, as upstream gives them; 3 where the family distributes
+ * INST_RETIRED.PREC_DIST's samples precisely (Skylake: counter 1).  A
+ * part of no family, and a format 3 family, samples its core cycles
+ * precisely as instructions retired counted on every cycle (an inverted
+ * threshold of 16), which the hardware can record, as upstream does;
+ * at precise_ip 3 as INST_RETIRED.PREC_DIST so counted.
  *
  * An event sampled at a fixed period (not by frequency, no wakeup per
  * sample) reloads from the store (auto-reload: the counter starts its
@@ -33,8 +38,12 @@
  * Otherwise the threshold is the first record, the counter reloads to
  * 0 and the PMI moves it on to the next period as for any overflow.
  * Either way a precise event counts exactly as without PEBS.  addr and
- * data_src are never known (the record's memory group is not asked
- * for).  Records of counters that no longer run are dropped.
+ * data_src are never known (format 4: the record's memory group is not
+ * asked for; format 3: the record's data fields are not read, where
+ * upstream gives its data address as addr).  A format 3 record has no branch
+ * records: a branch stack comes from the LBR at the PMI, so such an
+ * event is never large.  Records of counters that no longer run are
+ * dropped.
  *
  * Locking: struct x86c_pebs_cpu and the debug store's PEBS fields are
  * their CPU's, touched with interrupts off by the PMU callbacks and the
@@ -62,6 +71,22 @@
 #define X86C_PEBS_CYCLES_CODE	0x003cULL
 #define X86C_PEBS_CYCLES_ALIAS	(0x00c0ULL | ARCH_PERFMON_EVENTSEL_INV | \
 				 (16ULL << 24))
+/* ...and at precise_ip 3: INST_RETIRED.PREC_DIST so counted. */
+#define X86C_PEBS_PREC_DIST_CYCLES	(X86C_PEBS_CYCLES_ALIAS | 0x0100ULL)
+
+/*
+ * Format 3's record (the SDM's "PEBS Record Format" of the 6th
+ * generation Core processors): the state after the eventing
+ * instruction, the counters it is of, the data access's address,
+ * source and latency, the eventing IP, TSX tuning and the TSC.
+ */
+struct x86c_pebs_fmt3 {
+	u64 flags, next_ip;
+	u64 ax, bx, cx, dx, si, di, bp, sp;
+	u64 r8, r9, r10, r11, r12, r13, r14, r15;
+	u64 applicable, data_addr, data_source, latency;
+	u64 ip, tsx_tuning, tsc;
+};
 
 static DEFINE_PER_CPU(struct page *, x86c_pebs_pages);
 
@@ -74,7 +99,8 @@ static DEFINE_PER_CPU(struct page *, x86c_pebs_pages);
  *
  * PEBS needs the debug store in its 64-bit format (DTES64), the PEBS
  * feature the kernel reads from IA32_MISC_ENABLE, and record format 4
- * with the baseline (adaptive) groups.
+ * with the baseline (adaptive) groups, or format 3 on a family that
+ * says which counters its precise events take.
  */
 void x86c_pebs_probe(struct x86c_pmu *p, const struct x86c_intel_family *f)
 {
@@ -86,19 +112,34 @@ void x86c_pebs_probe(struct x86c_pmu *p, const struct x86c_intel_family *f)
 	if (!boot_cpu_has(X86_FEATURE_PEBS) ||
 	    !boot_cpu_has(X86_FEATURE_DTES64))
 		return;
-	if (format != 4 || !baseline) {
+	if (format == 4 && baseline) {
+		p->pebs_cycles_alias = !f;
+	} else if (format == 3 && f && f->pebs_constraints) {
+		u64 counters = f->pebs_counters & GENMASK_ULL(p->num_gp - 1, 0);
+
+		p->pebs_table = f->pebs_constraints;
+		p->pebs_any = (struct event_constraint) {
+			.idxmsk64 = counters,
+			.weight = hweight64(counters),
+		};
+		p->pebs_cycles_alias = true;
+	} else {
 		if (x86c_is_host(p))
 			pr_info("perf/x86: PEBS record format %d%s is not driven: no precise sampling\n",
 				format, baseline ? " with the adaptive groups" : "");
 		return;
 	}
 	p->pebs = true;
+	p->pebs_format = format;
 	if (x86c_is_host(p))
-		pr_info("perf/x86: PEBS, record format 4 with the adaptive groups\n");
-	/* PEBS itself, and an exact IP from the record's eventing IP */
-	p->max_precise = 2;
+		pr_info("perf/x86: PEBS, record format %d%s\n", format,
+			format == 4 ? " with the adaptive groups" : "");
+	/*
+	 * PEBS itself, an exact IP from the record's eventing IP, and the
+	 * precise distribution of a family that has one.
+	 */
+	p->max_precise = 2 + (p->pebs_table && f->pebs_prec_dist);
 	p->status_extra |= GLOBAL_STATUS_BUFFER_OVF;
-	p->pebs_cycles_alias = !f;
 }
 
 /* ---- events --------------------------------------------------------- */
@@ -121,22 +162,28 @@ static u64 x86c_pebs_groups(const struct x86c_pmu *p,
 	const struct perf_event_attr *attr = &event->attr;
 	u64 groups = 0;
 
+	if (p->pebs_format != 4)
+		return 0;
 	if (attr->precise_ip < 2 ||
 	    ((attr->sample_type & PERF_SAMPLE_REGS_INTR) &&
 	     (attr->sample_regs_intr & PEBS_GP_REGS)) ||
 	    ((attr->sample_type & PERF_SAMPLE_REGS_USER) &&
 	     (attr->sample_regs_user & PEBS_GP_REGS)))
 		groups |= PEBS_DATACFG_GP;
-	if (has_branch_stack(event) && p->lbr.nr)
+	if ((attr->sample_type & PERF_SAMPLE_BRANCH_STACK) && p->lbr.nr)
 		groups |= PEBS_DATACFG_LBRS |
 			  (u64)(p->lbr.nr - 1) << PEBS_DATACFG_LBR_SHIFT;
 	return groups;
 }
 
-/* The size of a record with @groups. */
-static unsigned int x86c_pebs_record_size(u64 groups)
+/* The size of a record of @p with @groups. */
+static unsigned int x86c_pebs_record_size(const struct x86c_pmu *p,
+					  u64 groups)
 {
 	unsigned int size = sizeof(struct pebs_basic);
+
+	if (p->pebs_format != 4)
+		return sizeof(struct x86c_pebs_fmt3);
 
 	if (groups & PEBS_DATACFG_MEMINFO)
 		size += sizeof(struct pebs_meminfo);
@@ -150,16 +197,20 @@ static unsigned int x86c_pebs_record_size(u64 groups)
 }
 
 /*
- * The sample fields a record gives without the PMI's help (upstream's
- * set, so that the same events are large on both): not the time where
- * the event has its own clock, the user registers only of an event
- * that never samples the kernel, and registers only the GPR group has.
+ * The sample fields a record of @p gives without the PMI's help
+ * (upstream's set, so that the same events are large on both): not the
+ * time where the event has its own clock, the user registers only of
+ * an event that never samples the kernel, registers only the GPR group
+ * has, a branch stack only where the record has the branch records.
  */
-static u64 x86c_pebs_large_fields(const struct perf_event *event)
+static u64 x86c_pebs_large_fields(const struct x86c_pmu *p,
+				  const struct perf_event *event)
 {
 	const struct perf_event_attr *attr = &event->attr;
-	u64 fields = LARGE_PEBS_FLAGS | PERF_SAMPLE_BRANCH_STACK |
-		     PERF_SAMPLE_TIME;
+	u64 fields = LARGE_PEBS_FLAGS | PERF_SAMPLE_TIME;
+
+	if (p->pebs_format == 4)
+		fields |= PERF_SAMPLE_BRANCH_STACK;
 
 	if (attr->use_clockid)
 		fields &= ~PERF_SAMPLE_TIME;
@@ -188,16 +239,19 @@ int x86c_pebs_config(struct x86c_pmu *p, struct perf_event *event)
 	if (p->pebs_cycles_alias &&
 	    (hwc->config & X86_RAW_EVENT_MASK) == X86C_PEBS_CYCLES_CODE)
 		hwc->config = (hwc->config & ~X86_RAW_EVENT_MASK) |
-			      X86C_PEBS_CYCLES_ALIAS;
+			      (event->attr.precise_ip == 3 ?
+			       X86C_PEBS_PREC_DIST_CYCLES :
+			       X86C_PEBS_CYCLES_ALIAS);
 	/* The record is the interrupt; adaptive: DATA_CFG's groups. */
 	hwc->config &= ~ARCH_PERFMON_EVENTSEL_INT;
-	hwc->config |= ICL_EVENTSEL_ADAPTIVE;
+	if (p->pebs_format == 4)
+		hwc->config |= ICL_EVENTSEL_ADAPTIVE;
 	/* A fixed period: the store reloads the counter. */
 	if (!event->attr.freq &&
 	    !(event->attr.wakeup_events && !event->attr.watermark)) {
 		hwc->flags |= PERF_X86_EVENT_AUTO_RELOAD;
 		if (!(event->attr.sample_type &
-		      ~x86c_pebs_large_fields(event)))
+		      ~x86c_pebs_large_fields(p, event)))
 			hwc->flags |= PERF_X86_EVENT_LARGE_PEBS;
 	}
 	return 0;
@@ -271,7 +325,8 @@ static void x86c_pebs_write(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	struct debug_store *ds = cpu->ds;
 	bool large;
 	u64 groups = x86c_pebs_cpu_groups(p, cpu, &large);
-	u64 room = x86c_pebs_record_size(groups) * (p->num_gp + p->num_fixed);
+	u64 room = x86c_pebs_record_size(p, groups) *
+		   (p->num_gp + p->num_fixed);
 
 	if (groups != cpu->pebs.data_cfg) {
 		p->hw->write_msr(MSR_PEBS_DATA_CFG, groups);
@@ -363,9 +418,10 @@ static void x86c_pebs_set_ip(struct pt_regs *regs, u64 ip)
 }
 
 /*
- * Where in struct pt_regs each register of the GPR group goes, in the
- * group's order from RAX on (the SDM's: RAX, RCX, RDX, RBX, RSP, RBP,
- * RSI, RDI, R8-R15).
+ * Where in struct pt_regs each general-purpose register of a record
+ * goes, in the record's order from RAX on: format 4's GPR group (the
+ * SDM's: RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8-R15), format 3's
+ * record (RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP, R8-R15).
  */
 static const u16 x86c_pebs_gpr_at[] = {
 	offsetof(struct pt_regs, ax), offsetof(struct pt_regs, cx),
@@ -378,42 +434,124 @@ static const u16 x86c_pebs_gpr_at[] = {
 	offsetof(struct pt_regs, r14), offsetof(struct pt_regs, r15),
 };
 
+static const u16 x86c_pebs_fmt3_gpr_at[] = {
+	offsetof(struct pt_regs, ax), offsetof(struct pt_regs, bx),
+	offsetof(struct pt_regs, cx), offsetof(struct pt_regs, dx),
+	offsetof(struct pt_regs, si), offsetof(struct pt_regs, di),
+	offsetof(struct pt_regs, bp), offsetof(struct pt_regs, sp),
+	offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+	offsetof(struct pt_regs, r10), offsetof(struct pt_regs, r11),
+	offsetof(struct pt_regs, r12), offsetof(struct pt_regs, r13),
+	offsetof(struct pt_regs, r14), offsetof(struct pt_regs, r15),
+};
+
+static_assert(ARRAY_SIZE(x86c_pebs_gpr_at) == X86C_PEBS_GPRS);
+static_assert(ARRAY_SIZE(x86c_pebs_fmt3_gpr_at) == X86C_PEBS_GPRS);
+static_assert(sizeof(struct x86c_pebs_fmt3) == 200);
+
+/* A format 4 record at @at, the buffer's records ending at @top. */
+static bool x86c_pebs_decode_fmt4(const void *at, const void *top,
+				  struct x86c_pebs_view *v)
+{
+	const struct pebs_basic *basic = at;
+	const void *next = basic + 1;
+	u64 groups;
+
+	if (at + sizeof(*basic) > top || basic->format_size < sizeof(*basic) ||
+	    at + basic->format_size > top)
+		return false;
+	groups = basic->format_group;
+	v->size = basic->format_size;
+	v->applicable = basic->applicable_counters;
+	v->ip = basic->ip;
+	v->tsc = basic->tsc;
+	if (groups & PEBS_DATACFG_MEMINFO)
+		next += sizeof(struct pebs_meminfo);
+	if (groups & PEBS_DATACFG_GP) {
+		const struct pebs_gprs *gprs = next;
+
+		v->flags = gprs->flags;
+		v->next_ip = gprs->ip;
+		v->gprs = &gprs->ax;
+		v->gpr_at = x86c_pebs_gpr_at;
+	}
+	if (groups & PEBS_DATACFG_LBRS) {
+		/* The last group of the record. */
+		v->nr_lbr = x86c_pebs_lbr_nr(groups);
+		v->lbr = (const struct lbr_entry *)(at + v->size) - v->nr_lbr;
+	}
+	return true;
+}
+
+/* A format 3 record at @at, the buffer's records ending at @top. */
+static bool x86c_pebs_decode_fmt3(const void *at, const void *top,
+				  struct x86c_pebs_view *v)
+{
+	const struct x86c_pebs_fmt3 *rec = at;
+
+	if (at + sizeof(*rec) > top)
+		return false;
+	v->size = sizeof(*rec);
+	v->applicable = rec->applicable;
+	v->ip = rec->ip;
+	v->next_ip = rec->next_ip;
+	v->flags = rec->flags;
+	v->tsc = rec->tsc;
+	v->gprs = &rec->ax;
+	v->gpr_at = x86c_pebs_fmt3_gpr_at;
+	/* Upstream gives them only to an event that asks for them. */
+	v->gprs_on_ask = true;
+	return true;
+}
+
+/**
+ * x86c_pebs_decode - a record of @p's format, as the drain reads it
+ * @p: the PMU, which has PEBS
+ * @at: the record
+ * @top: where the buffer's records end
+ * @v: what it says
+ *
+ * Return: false where no whole record is at @at.
+ */
+bool x86c_pebs_decode(const struct x86c_pmu *p, const void *at,
+		      const void *top, struct x86c_pebs_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	if (p->pebs_format == 4)
+		return x86c_pebs_decode_fmt4(at, top, v);
+	return x86c_pebs_decode_fmt3(at, top, v);
+}
+
 /**
  * x86c_pebs_regs - the registers of a sample from a record
  * @event: the event sampled
- * @rec: the record, of its own format_size
+ * @v: the record, decoded
  * @regs: the interrupted registers, become the sample's
  *
  * The record's registers where it has them (the state after the
  * eventing instruction); the ip the eventing IP, marked exact, for
  * precise_ip 2, else the one after it.
  */
-void x86c_pebs_regs(const struct perf_event *event, const void *rec,
-		    struct pt_regs *regs)
+void x86c_pebs_regs(const struct perf_event *event,
+		    const struct x86c_pebs_view *v, struct pt_regs *regs)
 {
-	const struct pebs_basic *basic = rec;
-	const void *next = basic + 1;
-	const struct pebs_gprs *gprs = NULL;
-
-	if (basic->format_group & PEBS_DATACFG_MEMINFO)
-		next += sizeof(struct pebs_meminfo);
-	if (basic->format_group & PEBS_DATACFG_GP)
-		gprs = next;
-
-	if (gprs) {
-		const u64 *val = &gprs->ax;
+	if (v->gprs) {
 		int i;
 
-		regs->flags = gprs->flags;
-		for (i = 0; i < ARRAY_SIZE(x86c_pebs_gpr_at); i++)
-			*(unsigned long *)((void *)regs + x86c_pebs_gpr_at[i]) =
-				val[i];
+		regs->flags = v->flags;
+		for (i = 0; i < X86C_PEBS_GPRS; i++) {
+			if (v->gprs_on_ask &&
+			    !(event->attr.sample_type & PERF_SAMPLE_REGS_INTR))
+				break;
+			*(unsigned long *)((void *)regs + v->gpr_at[i]) =
+				v->gprs[i];
+		}
 	}
-	if (event->attr.precise_ip >= 2 || !gprs) {
-		x86c_pebs_set_ip(regs, basic->ip);
+	if (event->attr.precise_ip >= 2 || !v->next_ip) {
+		x86c_pebs_set_ip(regs, v->ip);
 		regs->flags |= PERF_EFLAGS_EXACT;
 	} else {
-		x86c_pebs_set_ip(regs, gprs->ip);
+		x86c_pebs_set_ip(regs, v->next_ip);
 		regs->flags &= ~PERF_EFLAGS_EXACT;
 	}
 }
@@ -441,14 +579,14 @@ static void x86c_pebs_reload_update(struct x86c_pmu *p,
 
 /* The time a record's TSC says, where perf's clock is the TSC's. */
 static void x86c_pebs_time(const struct perf_event *event,
-			   const struct pebs_basic *basic,
+			   const struct x86c_pebs_view *v,
 			   struct perf_sample_data *data)
 {
 	if (!(event->attr.sample_type & PERF_SAMPLE_TIME) ||
 	    event->attr.use_clockid || !using_native_sched_clock() ||
 	    !sched_clock_stable())
 		return;
-	data->time = native_sched_clock_from_tsc(basic->tsc) +
+	data->time = native_sched_clock_from_tsc(v->tsc) +
 		     __sched_clock_offset;
 	data->sample_flags |= PERF_SAMPLE_TIME;
 }
@@ -460,38 +598,24 @@ static void x86c_pebs_time(const struct perf_event *event,
  */
 static void x86c_pebs_output(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			     struct perf_event *event,
-			     const struct pebs_basic *basic,
+			     const struct x86c_pebs_view *v,
 			     struct pt_regs *regs, bool overflow)
 {
 	struct perf_sample_data data;
 
 	x86c_pmi_sample_data(p, cpu, event, &data);
-	x86c_pebs_time(event, basic, &data);
+	x86c_pebs_time(event, v, &data);
 	if (!overflow)
 		perf_event_output(event, &data, regs);
 	else if (perf_event_overflow(event, &data, regs))
 		x86c_stop(p, cpu, event, 0);
 }
 
-/* The records a record has of the branch records, for its sample. */
-static void x86c_pebs_branches(struct x86c_pmu *p, struct x86c_cpu *cpu,
-			       const struct pebs_basic *basic)
-{
-	unsigned int nr = x86c_pebs_lbr_nr(basic->format_group);
-	const struct lbr_entry *lbr;
-
-	if (!(basic->format_group & PEBS_DATACFG_LBRS))
-		return;
-	/* The last group of the record. */
-	lbr = (const void *)basic + basic->format_size;
-	x86c_intel_lbr_take(p, cpu, lbr - nr, nr);
-}
-
 /* The running precise events a record is of. */
 static unsigned long x86c_pebs_owners(struct x86c_cpu *cpu,
-				      const struct pebs_basic *basic)
+				      const struct x86c_pebs_view *v)
 {
-	return basic->applicable_counters & cpu->pebs.enabled & cpu->running;
+	return v->applicable & cpu->pebs.enabled & cpu->running;
 }
 
 /**
@@ -516,6 +640,7 @@ int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	struct debug_store *ds = cpu->ds;
 	unsigned long ran, reloads = 0;
 	const u8 *base, *top, *at;
+	struct x86c_pebs_view v;
 	int handled = 0, idx;
 
 	if (!ds || !ds->pebs_buffer_base || cpu->pebs.draining)
@@ -524,16 +649,10 @@ int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	base = (const u8 *)(unsigned long)ds->pebs_buffer_base;
 	top = (const u8 *)(unsigned long)ds->pebs_index;
 
-	for (at = base; at + sizeof(struct pebs_basic) <= top;) {
-		const struct pebs_basic *basic = (const void *)at;
-
-		if (basic->format_size < sizeof(*basic) ||
-		    at + basic->format_size > top)
-			break;
-		ran = x86c_pebs_owners(cpu, basic);
+	for (at = base; x86c_pebs_decode(p, at, top, &v); at += v.size) {
+		ran = x86c_pebs_owners(cpu, &v);
 		for_each_set_bit(idx, &ran, X86_PMC_IDX_MAX)
 			records[idx]++;
-		at += basic->format_size;
 	}
 	top = at;
 	ran = cpu->pebs.enabled & cpu->running;
@@ -544,23 +663,22 @@ int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		x86c_pebs_reload_update(p, cpu->owner[idx], records[idx]);
 	}
 
-	for (at = base; at < top; at += ((struct pebs_basic *)at)->format_size) {
-		const struct pebs_basic *basic = (const void *)at;
-
-		ran = x86c_pebs_owners(cpu, basic);
-		if (ran)
-			x86c_pebs_branches(p, cpu, basic);
+	for (at = base; x86c_pebs_decode(p, at, top, &v); at += v.size) {
+		ran = x86c_pebs_owners(cpu, &v);
+		/* A record's branch records; else the LBR's at the sample. */
+		if (ran && v.lbr)
+			x86c_intel_lbr_take(p, cpu, v.lbr, v.nr_lbr);
 		for_each_set_bit(idx, &ran, X86_PMC_IDX_MAX) {
 			struct perf_event *event = cpu->owner[idx];
 			struct pt_regs regs = iregs ? *iregs : none;
 
-			x86c_pebs_regs(event, basic, &regs);
+			x86c_pebs_regs(event, &v, &regs);
 			handled++;
 			if (!(reloads & BIT(idx))) {
 				x86c_pmi_event(p, cpu, event, &regs, NULL);
 				continue;
 			}
-			x86c_pebs_output(p, cpu, event, basic, &regs,
+			x86c_pebs_output(p, cpu, event, &v, &regs,
 					 iregs && !--records[idx]);
 		}
 	}
