@@ -202,7 +202,8 @@ x86_64)
 	# intel model as a Skylake, family 6 model 5EH, Hyper-Threading
 	# off: 8 general counters, stock's model tables, the off-core
 	# response registers, the 2019 microcode's TSX force-abort MSR,
-	# Skylake's LBR),
+	# Skylake's LBR, perfmon v4 and PEBS with Skylake's record format
+	# 3),
 	# intel-hybrid (an Alder Lake, family 6
 	# model 97H: CPU 0 a P-core with 8 general counters, fixed
 	# counters 0-3 and PERF_METRICS, CPU 1 an E-core with 6 and 0-2,
@@ -246,7 +247,7 @@ x86_64)
 		       -icount $icount) ;;
 	intel-skl)
 		skl_cpu=max,vendor=GenuineIntel,family=6,model=94,stepping=3
-		qemu+=(-cpu "$skl_cpu,pmu-offcore=on,pmu-gp-counters=8,pmu-tsx-force-abort=on,pmu-lbr=on$pmu_extra"
+		qemu+=(-cpu "$skl_cpu,pmu-version=4,pmu-offcore=on,pmu-gp-counters=8,pmu-tsx-force-abort=on,pmu-lbr=on,pmu-pebs=on,pmu-pebs-format=3$pmu_extra"
 		       -icount $icount) ;;
 	intel-m[0-9a-f][0-9a-f])
 		fam_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-m}))

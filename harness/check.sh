@@ -86,11 +86,12 @@ if [ "$ARCH" = x86_64 ]; then
 	wanted pebs && lbr_boot+=" pebs"
 	[ -n "$lbr_boot" ] && boots+=("intel-lbr$lbr_boot")
 	# The Skylake model differs from intel by stock's model tables
-	# (cache events, off-core response, constraints, LBR): the x86
-	# cases and the branch stacks.
+	# (cache events, off-core response, constraints, LBR, PEBS format
+	# 3): the x86 cases, the branch stacks and precise sampling.
 	skl=
 	wanted hwcount_x86 && skl+=" hwcount_x86"
 	wanted lbr && skl+=" lbr"
+	wanted pebs && skl+=" pebs"
 	[ -n "$skl" ] && boots+=("intel-skl$skl")
 	# The amd model as family 15h, where stock applies that family's
 	# counter constraints.

@@ -493,7 +493,9 @@ TEST(x86_rdpmc_mmap_matches_read)
  * (offcore_rsp, mem-loads, topdown, LBR), and other AMD generations
  * other event maps: those are not pinned here and the test skips, as it
  * does with PEBS (DS) or LBR in CPUID, which add caps and move
- * max_precise.  Our QEMU's two models are on the pinned paths.
+ * max_precise; but Skylake's are, PEBS included (format 3: max_precise
+ * 3, perf mem's mem-loads and mem-stores).  Our QEMU's intel, amd and
+ * intel-skl models are on the pinned paths.
  */
 #define X86_SYSFS_MAX	20
 
@@ -508,6 +510,7 @@ struct x86_cpu_sysfs {
 	struct sysfs_kv caps[X86_SYSFS_MAX];
 	const char *freeze_on_smi;	/* NULL: no such file */
 	const char *allow_tfa;		/* allow_tsx_force_abort, likewise */
+	bool pebs;			/* PEBS: caps read with an event open */
 };
 
 static inline void kv_add(struct sysfs_kv *kv, const char *name, const char *value)
@@ -651,8 +654,6 @@ static const char *x86_cpu_sysfs_expect(struct x86_cpu_sysfs *x)
 
 	memset(x, 0, sizeof(*x));
 	x86_family_model(&family, &model);
-	/* No PEBS on either path: nothing is precise. */
-	kv_add(x->caps, "max_precise", "0");
 
 	/* hw_pmu_probe() gave Intel 0x3c for cycles, AMD 0x76. */
 	if (pmu->raw_cycles == 0x003c) {
@@ -664,9 +665,22 @@ static const char *x86_cpu_sysfs_expect(struct x86_cpu_sysfs *x)
 			return "RTM in CPUID: Skylake's TSX events not pinned";
 		if (skl && cpu0_has_siblings())
 			return "SMT: Skylake's AnyThread top-down forms not pinned";
+		/*
+		 * PEBS (the debug store in CPUID) on a Skylake: stock's
+		 * format 3 path, precise distribution and perf mem's
+		 * events (max_precise read with a hardware event open:
+		 * stock says 0 until one took the debug store).
+		 */
 		__cpuid(1, eax, ebx, ecx, edx);
-		if (edx & CPUID_1_EDX_DS)
+		if ((edx & CPUID_1_EDX_DS) && !skl)
 			return "DS in CPUID: PEBS moves max_precise, adds events";
+		x->pebs = edx & CPUID_1_EDX_DS;
+		kv_add(x->caps, "max_precise", x->pebs ? "3" : "0");
+		if (x->pebs) {
+			kv_add(x->events, "mem-loads",
+			       "event=0xcd,umask=0x1,ldlat=3");
+			kv_add(x->events, "mem-stores", "event=0xd0,umask=0x82");
+		}
 		__cpuid_count(7, 0, eax, ebx, ecx, edx);
 		if (edx & CPUID_7_EDX_ARCH_LBR)
 			return "Arch LBR in CPUID: caps/branches not pinned";
@@ -727,6 +741,8 @@ static const char *x86_cpu_sysfs_expect(struct x86_cpu_sysfs *x)
 		if (eax & CPUID_80000022_EAX_LBR_V2)
 			return "AMD LbrExtV2 in CPUID: caps/branches not pinned";
 	}
+	/* No IBS on this path: nothing is precise. */
+	kv_add(x->caps, "max_precise", "0");
 	kv_add(x->format, "event", "config:0-7,32-35");
 	kv_add(x->format, "umask", "config:8-15");
 	kv_add(x->format, "edge", "config:18");
@@ -884,7 +900,7 @@ TEST(x86_cpu_pmu_sysfs)
 	struct dirent *de;
 	const char *why;
 	char buf[64], smi_saved[64];
-	int i, n, known;
+	int i, n, known, hold;
 	DIR *d;
 
 	X86_REQUIRE();
@@ -926,7 +942,15 @@ TEST(x86_cpu_pmu_sysfs)
 
 	expect_cpu_pmu_dir(_metadata, "format", x.format);
 	expect_cpu_pmu_dir(_metadata, "events", x.events);
+	hold = -1;
+	if (x.pebs) {
+		hold = open_hw_user(PERF_TYPE_HARDWARE,
+				    PERF_COUNT_HW_INSTRUCTIONS, 1, -1);
+		ASSERT_LE(0, hold) TH_LOG("instructions: %s", strerror(errno));
+	}
 	expect_cpu_pmu_dir(_metadata, "caps", x.caps);
+	if (hold >= 0)
+		close(hold);
 
 	EXPECT_EQ(0600, cpu_pmu_mode("rdpmc"));
 	ASSERT_NE(NULL, cpu_pmu_read("rdpmc", buf, sizeof(buf)));

@@ -21,12 +21,14 @@
  * n * 4096 / P of them in the sled, give or take the few on the others.
  *
  * The rules held are stock 6.12's on adaptive PEBS (format 4, baseline;
- * arch/x86/events/intel/ds.c, core.c), each case saying which.  The
- * model (harness/boot.sh's intel-lbr, pmu-pebs in our QEMU) counts
+ * arch/x86/events/intel/ds.c, core.c) and on Skylake's format 3, each
+ * case saying which.  The models (harness/boot.sh's intel-lbr: format
+ * 4; intel-skl: a Skylake with format 3; pmu-pebs in our QEMU) count
  * exactly under -icount, cycles as instructions times pmu-cpi; nothing
- * here reads its memory-info group (no address or data source there).
+ * here reads the memory information (no address or data source there).
  * Skipped on arm64, on CPUs not Intel's, and without "pebs" in
- * /proc/cpuinfo (from IA32_MISC_ENABLE, which only the kernel reads).
+ * /proc/cpuinfo (from IA32_MISC_ENABLE, which only the kernel reads);
+ * the precise-distribution cases where the CPU is no Skylake.
  */
 #include "kselftest_harness.h"
 #include "perf_test.h"
@@ -110,6 +112,31 @@ static const char *pebs_cpu(void)
 	if (!cpuinfo_flag(" pebs "))
 		return "no \"pebs\" in /proc/cpuinfo: the CPU has no PEBS";
 	return NULL;
+}
+
+/*
+ * The CPU is of Skylake's family (family 6: Skylake, Kaby Lake, Coffee
+ * Lake, Comet Lake), where stock takes format 3 records with precise
+ * events on general-purpose counters 0-3 only, and INST_RETIRED.PREC_DIST
+ * (counter 1) for precise_ip 3.
+ */
+static bool pebs_skylake(void)
+{
+#if defined(__x86_64__)
+	static const unsigned int models[] = {
+		0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6,
+	};
+	unsigned int a, b, c, d, model, i;
+
+	__cpuid(1, a, b, c, d);
+	if (((a >> 8) & 0xf) != 6)
+		return false;
+	model = ((a >> 4) & 0xf) | ((a >> 12) & 0xf0);
+	for (i = 0; i < ARRAY_SIZE(models); i++)
+		if (model == models[i])
+			return true;
+#endif
+	return false;
 }
 
 #define PEBS_REQUIRE() do {						\
@@ -330,7 +357,8 @@ static __u32 pebs_series(struct __test_metadata *_metadata,
  * Instructions retired, precise_ip 2, an interrupt per record: each
  * sample's ip is the record's eventing IP, the instruction that
  * overflowed, with PERF_RECORD_MISC_EXACT_IP, P after the one before.
- * The generic event sits on fixed counter 0 (PEBS on every counter).
+ * The generic event sits on fixed counter 0 (format 4: PEBS on every
+ * counter), on Skylake on a general-purpose one (PEBS on 0-3 only).
  */
 TEST(pebs_instructions_exact)
 {
@@ -342,7 +370,8 @@ TEST(pebs_instructions_exact)
 	pebs_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 2,
 		  PERF_SAMPLE_IP, false);
 	idx = pebs_series(_metadata, &attr, PEBS_N, 0, NULL, &t);
-	EXPECT_TRUE(on_fixed(idx)) TH_LOG("RDPMC index %#x", idx);
+	EXPECT_NE(0, idx);
+	EXPECT_EQ(!pebs_skylake(), on_fixed(idx)) TH_LOG("RDPMC index %#x", idx);
 }
 
 /*
@@ -396,8 +425,9 @@ TEST(pebs_gp_counter_exact)
 
 /*
  * Both in one group, started together: one on a fixed counter, one on a
- * general-purpose one, overflowing at the same instructions, so two
- * exact series of the same ips.
+ * general-purpose one (on Skylake both on general-purpose ones),
+ * overflowing at the same instructions, so two exact series of the same
+ * ips.
  */
 TEST(pebs_fixed_and_gp_together)
 {
@@ -426,7 +456,7 @@ TEST(pebs_fixed_and_gp_together)
 		EXPECT_NE(0, idx[i]);
 		EXPECT_PEBS(t[i], PEBS_N, true);
 	}
-	EXPECT_EQ(1, on_fixed(idx[0]) + on_fixed(idx[1]))
+	EXPECT_EQ(!pebs_skylake(), on_fixed(idx[0]) + on_fixed(idx[1]))
 		TH_LOG("RDPMC indexes %#x %#x", idx[0], idx[1]);
 	EXPECT_EQ(t[0].samples, t[1].samples);
 	for (i = 0; i < t[0].samples && i < t[1].samples && i < PEBS_IPS; i++)
@@ -574,7 +604,9 @@ static bool stack_of_run(const struct pebs_sample *s, unsigned long *called)
 
 /*
  * PERF_SAMPLE_BRANCH_STACK (any branch, user mode) with the precise
- * event, large PEBS, the stack from the record's LBR group: each sample
+ * event, large PEBS, the stack from the record's LBR group (format 3
+ * has none: an interrupt per record, the stack the LBR's then, and the
+ * event has an RDPMC index as any that is not large): each sample
  * in the sled has the call into it as its youngest branch (see
  * stack_of_run() for what else may be there); the most (all but the
  * first pass's) have the jnz and the ret before the call.
@@ -589,8 +621,9 @@ TEST(pebs_branch_stack)
 		  PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK, true);
 	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
 				  PERF_SAMPLE_BRANCH_USER;
-	EXPECT_EQ(0, pebs_series(_metadata, &attr, PEBS_LBR_N, 0,
-				 stack_of_run, &t));
+	EXPECT_EQ(pebs_skylake(),
+		  pebs_series(_metadata, &attr, PEBS_LBR_N, 0, stack_of_run,
+			      &t) != 0);
 	EXPECT_LE(t.in_sled * 3 / 4, t.good);
 }
 
@@ -611,10 +644,10 @@ static int try_precise(__u32 type, __u64 config, int precise, __u64 period)
 
 /*
  * caps/max_precise is 2 (precise distribution, 3, is for the models
- * stock knows by number), and so is the most precise_ip opens: 3 gets
- * EOPNOTSUPP, on the generic and the raw event alike, and a precise
- * event that does not sample EINVAL.  Stock says 0 until a first
- * hardware event took the debug store: one is held open.
+ * stock knows by number: of ours, the Skylake), and so is the most
+ * precise_ip opens: 3 gets EOPNOTSUPP, on the generic and the raw event
+ * alike, and a precise event that does not sample EINVAL.  Stock says 0
+ * until a first hardware event took the debug store: one is held open.
  */
 TEST(pebs_max_precise)
 {
@@ -632,15 +665,80 @@ TEST(pebs_max_precise)
 	ASSERT_EQ(0, find_cpu_pmu(name, sizeof(name)));
 	snprintf(path, sizeof(path), EVENT_SOURCE "/%s/caps/max_precise",
 		 name);
-	EXPECT_EQ(2, read_long(path));
+	EXPECT_EQ(pebs_skylake() ? 3 : 2, read_long(path));
 	for (i = 0; i < 2; i++) {
 		EXPECT_EQ(0, try_precise(type[i], config[i], 1, PEBS_P));
 		EXPECT_EQ(0, try_precise(type[i], config[i], 2, PEBS_P));
-		EXPECT_EQ(-EOPNOTSUPP, try_precise(type[i], config[i], 3,
-						   PEBS_P));
+		EXPECT_EQ(pebs_skylake() ? 0 : -EOPNOTSUPP,
+			  try_precise(type[i], config[i], 3, PEBS_P));
 		EXPECT_EQ(-EINVAL, try_precise(type[i], config[i], 1, 0));
 	}
 	close(hold);
+}
+
+#define PEBS_SKYLAKE_REQUIRE() do {					\
+	PEBS_REQUIRE();							\
+	if (!pebs_skylake())						\
+		SKIP(return, "not a Skylake: no INST_RETIRED.PREC_DIST");	\
+} while (0)
+
+/*
+ * Skylake, precise_ip 3 (perf's :ppp): core cycles sample as
+ * INST_RETIRED.PREC_DIST counted on every cycle (an inverted threshold
+ * of 16), which only general-purpose counter 1 distributes precisely:
+ * the event is there (RDPMC index 2), its series exact.
+ */
+TEST(pebs_prec_dist_cycles)
+{
+	struct perf_event_attr attr;
+	struct pebs_tally t;
+
+	PEBS_SKYLAKE_REQUIRE();
+	pebs_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 3,
+		  PERF_SAMPLE_IP, false);
+	attr.sample_period = pmu->cycles_per_insn * PEBS_P;
+	EXPECT_EQ(2, pebs_series(_metadata, &attr, PEBS_N, 0, NULL, &t));
+}
+
+/*
+ * Open @n events of @config at @precise in one group, the members
+ * enabled (a group's check counts those and the leader): 0, or -errno.
+ */
+static int precise_group(__u64 config, int precise, int n)
+{
+	struct perf_event_attr attr;
+	int fd[8], i, err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		pebs_attr(&attr, PERF_TYPE_RAW, config, precise,
+			  PERF_SAMPLE_IP, false);
+		attr.disabled = !i;
+		fd[i] = sys_perf_event_open(&attr, 0, -1, i ? fd[0] : -1, 0);
+		if (fd[i] < 0) {
+			err = -errno;
+			break;
+		}
+	}
+	while (i--)
+		close(fd[i]);
+	return err;
+}
+
+/*
+ * Skylake: raw INST_RETIRED.PREC_DIST (0x01c0) sampled precisely takes
+ * counter 1 alone, so a group of two cannot be scheduled (EINVAL); and
+ * any precise event takes counters 0-3 alone: a group of four fits, of
+ * five not, where five not precise fit (the model has eight).
+ */
+TEST(pebs_skylake_counters)
+{
+	PEBS_SKYLAKE_REQUIRE();
+	ASSERT_LE(5, pmu->gp_counters);
+	EXPECT_EQ(0, precise_group(0x01c0, 2, 1));
+	EXPECT_EQ(-EINVAL, precise_group(0x01c0, 2, 2));
+	EXPECT_EQ(0, precise_group(pmu->raw_instructions, 2, 4));
+	EXPECT_EQ(-EINVAL, precise_group(pmu->raw_instructions, 2, 5));
+	EXPECT_EQ(0, precise_group(pmu->raw_instructions, 0, 5));
 }
 
 TEST_HARNESS_MAIN
