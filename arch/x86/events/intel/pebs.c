@@ -535,18 +535,15 @@ bool x86c_pebs_decode(const struct x86c_pmu *p, const void *at,
 void x86c_pebs_regs(const struct perf_event *event,
 		    const struct x86c_pebs_view *v, struct pt_regs *regs)
 {
-	if (v->gprs) {
-		int i;
+	bool take_gprs = v->gprs &&
+			 (!v->gprs_on_ask ||
+			  (event->attr.sample_type & PERF_SAMPLE_REGS_INTR));
+	int i;
 
+	if (v->gprs)
 		regs->flags = v->flags;
-		for (i = 0; i < X86C_PEBS_GPRS; i++) {
-			if (v->gprs_on_ask &&
-			    !(event->attr.sample_type & PERF_SAMPLE_REGS_INTR))
-				break;
-			*(unsigned long *)((void *)regs + v->gpr_at[i]) =
-				v->gprs[i];
-		}
-	}
+	for (i = 0; take_gprs && i < X86C_PEBS_GPRS; i++)
+		*(unsigned long *)((void *)regs + v->gpr_at[i]) = v->gprs[i];
 	if (event->attr.precise_ip >= 2 || !v->next_ip) {
 		x86c_pebs_set_ip(regs, v->ip);
 		regs->flags |= PERF_EFLAGS_EXACT;
