@@ -212,6 +212,29 @@ u64 x86c_event_update(struct x86c_pmu *p, struct perf_event *event)
 }
 
 /**
+ * x86c_event_limit - a load the hardware counts right for an event
+ * @p: its PMU
+ * @event: the event, its control value made
+ * @load: counts to the overflow
+ *
+ * @load raised as the family's limits by code say (x86c_limit_period()),
+ * and at precise_ip 3 to the precise distribution's shortest period
+ * where it has one.  The one rule for loads, new periods and
+ * PERF_EVENT_IOC_PERIOD.
+ *
+ * Return: the load to program.
+ */
+s64 x86c_event_limit(const struct x86c_pmu *p, const struct perf_event *event,
+		     s64 load)
+{
+	load = x86c_limit_period(p->period_limits, event->hw.config, load);
+	if (unlikely(event->attr.precise_ip == 3) &&
+	    p->pebs_pdist == X86C_PDIST_COUNTER0)
+		load = max_t(s64, load, X86C_PDIST_MIN_PERIOD);
+	return load;
+}
+
+/**
  * x86c_event_set_period - load an event's counter for the rest of its period
  * @p: the PMU
  * @event: the event, on a counter that is not counting
@@ -237,7 +260,7 @@ bool x86c_event_set_period(struct x86c_pmu *p, struct perf_event *event)
 	}
 	next = x86c_period_next(local64_read(&hwc->period_left),
 				hwc->sample_period, p->max_period);
-	next.load = x86c_limit_period(p->period_limits, hwc->config, next.load);
+	next.load = x86c_event_limit(p, event, next.load);
 	if (next.elapsed) {
 		local64_set(&hwc->period_left, next.left);
 		hwc->last_period = hwc->sample_period;
@@ -487,10 +510,11 @@ static int x86c_nr_narrowed(struct x86c_pmu *p)
  * first, then the family's table, then the
  * fixed counters' events, which may use any general-purpose counter
  * too, then any general-purpose counter.  A precise event (@precise)
- * of a PMU that places those by a table of their own (PEBS format 3):
- * that table's row, else @pebs_any, as the hardware samples precisely
- * on those counters alone.  Where that names a counter x86c_withhold()
- * holds back, its narrowed copy instead.
+ * of a PMU that places some of those by a table of their own: that
+ * table's row; else, at PEBS format 3, @pebs_any, as the hardware
+ * samples precisely on those counters alone, and at format 4 (@pebs_all)
+ * what the event would take without precise_ip.  Where that names a
+ * counter x86c_withhold() holds back, its narrowed copy instead.
  */
 static struct event_constraint *x86c_code_constraint(struct x86c_pmu *p,
 						     u64 config, bool precise)
@@ -507,7 +531,8 @@ static struct event_constraint *x86c_code_constraint(struct x86c_pmu *p,
 			if (constraint_match(c, config))
 				goto found;
 		c = &p->pebs_any;
-		goto found;
+		if (!p->pebs_all)
+			goto found;
 	}
 	for (c = p->table; c && c->cmask; c++)
 		if (constraint_match(c, config))
@@ -526,21 +551,34 @@ found:
 /* Intel's checkpointed events: general-purpose counter 2, or none. */
 static struct event_constraint x86c_counter2 = X86C_CONSTRAINT(0, 0, BIT_ULL(2));
 static struct event_constraint x86c_no_counter = X86C_CONSTRAINT(0, 0, 0);
+/* The counters of the precise distribution (enum x86c_pdist) */
+static struct event_constraint x86c_pdist_counter0 =
+	X86C_CONSTRAINT(0, 0, BIT_ULL(0));
+static struct event_constraint x86c_pdist_fixed0 =
+	X86C_FIXED_ONLY_CONSTRAINT(0x00c0, 0);
 
 /*
  * Those of @config's code (x86c_code_constraint()), except that an
  * Intel event with IN_TX_CHECKPOINTED counts on general-purpose counter
  * 2 alone, and nowhere if its code may not use that one: the hardware
- * checkpoints only that counter.
+ * checkpoints only that counter.  At @precise 3 those of the family's
+ * precise distribution (@p->pebs_pdist), where it has one at format 4.
  */
 static struct event_constraint *x86c_constraint_of(struct x86c_pmu *p,
-						   u64 config, bool precise)
+						   u64 config, int precise)
 {
 	struct event_constraint *c = x86c_code_constraint(p, config, precise);
 
 	if (unlikely(config & HSW_IN_TX_CHECKPOINTED) && p->in_tx)
-		return c->idxmsk64 & BIT_ULL(2) ? &x86c_counter2 :
-						   &x86c_no_counter;
+		c = c->idxmsk64 & BIT_ULL(2) ? &x86c_counter2 :
+					       &x86c_no_counter;
+	if (unlikely(precise == 3) && p->pebs_pdist != X86C_PDIST_NONE) {
+		if (constraint_match(&x86c_pdist_fixed0, config))
+			return &x86c_pdist_fixed0;
+		if (p->pebs_pdist == X86C_PDIST_COUNTER0)
+			return c->idxmsk64 & BIT_ULL(0) ? &x86c_pdist_counter0 :
+							   &x86c_no_counter;
+	}
 	return c;
 }
 
@@ -553,7 +591,7 @@ static struct event_constraint *x86c_constraint_of(struct x86c_pmu *p,
  */
 struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config)
 {
-	return x86c_constraint_of(p, config, false);
+	return x86c_constraint_of(p, config, 0);
 }
 
 /**
@@ -973,8 +1011,7 @@ static int x86c_event_init(struct perf_event *event)
 	 * event that fails both is upstream's).
 	 */
 	if (is_sampling_event(event) && !event->attr.freq &&
-	    x86c_limit_period(p->period_limits, hwc->config,
-			      event->attr.sample_period) >
+	    x86c_event_limit(p, event, event->attr.sample_period) >
 	    event->attr.sample_period)
 		return -EINVAL;
 	err = p->vendor->hw_config(p, event);
@@ -1028,8 +1065,7 @@ static int x86c_check_period(struct perf_event *event, u64 value)
 
 	if (x86c_bts_shape(p, event, value))
 		return -EINVAL;
-	return x86c_limit_period(p->period_limits, event->hw.config, value) >
-	       value ? -EINVAL : 0;
+	return x86c_event_limit(p, event, value) > value ? -EINVAL : 0;
 }
 
 /* The branch-trace event on this CPU, which no counter holds (intel/bts.c) */

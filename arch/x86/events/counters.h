@@ -624,11 +624,14 @@ struct x86c_lbr {
  * @pebs_cycles_alias: Intel: core cycles sample precisely as
  *	instructions retired counted with an inverted threshold (a part
  *	of no family, or a family whose precise events @pebs_table places)
- * @pebs_table: format 3: the counters of the precise events of some
- *	codes, as the family's @pebs_constraints, ended by
- *	X86C_CONSTRAINT_END; NULL at format 4, where precise events are
- *	placed as others
+ * @pebs_table: the counters of the precise events of some codes, as the
+ *	family's @pebs_constraints, ended by X86C_CONSTRAINT_END; NULL
+ *	where precise events are placed as others
+ * @pebs_all: format 4 with @pebs_table: a precise event the table does
+ *	not name takes the counters it would take without precise_ip
+ *	(every counter samples precisely)
  * @pebs_any: format 3: the counters of every other precise event
+ * @pebs_pdist: where precise_ip 3 samples at format 4 (enum x86c_pdist)
  * @mem_events: Intel: the family's memory events, shown where @pebs
  */
 struct x86c_pmu {
@@ -694,7 +697,9 @@ struct x86c_pmu {
 	int				max_precise;
 	bool				pebs_cycles_alias;
 	struct event_constraint		*pebs_table;
+	bool				pebs_all;
 	struct event_constraint		pebs_any;
+	u8				pebs_pdist;
 	const struct x86c_named_event	*mem_events;
 };
 
@@ -827,12 +832,16 @@ x86c_named_skip_ends(const struct x86c_named_event *e)
  * @lbr_info_nr: its last branch records in the LBR_INFO format
  *	(Skylake's, PERF_CAPABILITIES' format 5): how many; 0 where we
  *	drive none (intel/lbr.c: Architectural LBR needs no family)
- * @pebs_constraints: where its PEBS records are format 3 (Skylake's),
- *	the counters precise events of some codes may use, ended by
- *	X86C_CONSTRAINT_END; NULL where we drive no such records
- * @pebs_counters: and those every other precise event may use
- * @pebs_prec_dist: INST_RETIRED.PREC_DIST distributes its samples
- *	precisely: precise_ip 3, at which core cycles sample as it
+ * @pebs_constraints: the counters precise events of some codes may use,
+ *	ended by X86C_CONSTRAINT_END; NULL where we drive no PEBS on the
+ *	family's records (format 3) or leave its precise events where
+ *	the others go (format 4)
+ * @pebs_counters: format 3: the counters every other precise event may
+ *	use; at format 4 those take their usual counters
+ * @pebs_prec_dist: the family distributes some events' samples
+ *	precisely: precise_ip 3.  At format 3 INST_RETIRED.PREC_DIST, as
+ *	which core cycles sample then; at format 4 as @pebs_pdist says
+ * @pebs_pdist: format 4: the counters of precise_ip 3 (enum x86c_pdist)
  * @mem_events: its memory events (events/ where its PEBS is driven,
  *	as upstream shows them with PEBS), ended by one without a name,
  *	or NULL
@@ -863,9 +872,29 @@ struct x86c_intel_family {
 	struct event_constraint		*pebs_constraints;
 	u64				pebs_counters;
 	bool				pebs_prec_dist;
+	u8				pebs_pdist;
 	const struct x86c_named_event	*mem_events;
 	const struct x86c_intel_family	*atom;
 };
+
+/**
+ * enum x86c_pdist - where a format 4 family samples precise_ip 3
+ * @X86C_PDIST_NONE: as precise_ip 2
+ * @X86C_PDIST_FIXED0: instructions retired (code 0x00c0) on fixed
+ *	counter 0, which has the least skid; the rest as precise_ip 2 (Ice
+ *	Lake)
+ * @X86C_PDIST_COUNTER0: that, and every other event on general-purpose
+ *	counter 0, the one with the precise distribution (PDist), or
+ *	nowhere where its code may not use that counter; a period of
+ *	X86C_PDIST_MIN_PERIOD at least (Golden Cove)
+ */
+enum x86c_pdist {
+	X86C_PDIST_NONE,
+	X86C_PDIST_FIXED0,
+	X86C_PDIST_COUNTER0,
+};
+
+#define X86C_PDIST_MIN_PERIOD	128
 
 extern const struct x86c_intel_family *const x86c_intel_families[];
 
@@ -948,6 +977,8 @@ void x86c_size_kind(struct x86c_pmu *p, unsigned int cpu);
 struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config);
 struct event_constraint *x86c_event_constraint(struct x86c_pmu *p,
 					       struct perf_event *event);
+s64 x86c_event_limit(const struct x86c_pmu *p, const struct perf_event *event,
+		     s64 load);
 int x86c_withhold(struct x86c_pmu *p, u64 mask);
 u64 x86c_event_update(struct x86c_pmu *p, struct perf_event *event);
 bool x86c_event_set_period(struct x86c_pmu *p, struct perf_event *event);
@@ -1070,6 +1101,8 @@ struct x86c_pebs_view {
 
 /* intel/pebs.c: precise event-based sampling */
 void x86c_pebs_probe(struct x86c_pmu *p, const struct x86c_intel_family *f);
+bool x86c_pebs_shape(struct x86c_pmu *p, const struct x86c_intel_family *f,
+		     int format, bool baseline);
 int x86c_pebs_config(struct x86c_pmu *p, struct perf_event *event);
 int x86c_pebs_reserve(void);
 void x86c_pebs_release(void);

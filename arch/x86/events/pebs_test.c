@@ -382,15 +382,12 @@ static void pebs_fmt3_config(struct kunit *test)
 	struct perf_event *event;
 
 	KUNIT_ASSERT_NOT_NULL(test, skl);
+	/* Format 3 on no family, or with the adaptive bit: not driven. */
+	KUNIT_EXPECT_FALSE(test, x86c_pebs_shape(p, NULL, 3, false));
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, skl, 3, false));
 	p->pebs = true;
-	p->pebs_format = 3;
-	p->max_precise = 3;
-	p->pebs_cycles_alias = true;
-	p->pebs_table = skl->pebs_constraints;
-	p->pebs_any = (struct event_constraint) {
-		.idxmsk64 = skl->pebs_counters,
-		.weight = hweight64(skl->pebs_counters),
-	};
+	KUNIT_EXPECT_EQ(test, p->max_precise, 3);
+	KUNIT_EXPECT_FALSE(test, p->pebs_all);
 
 	/* No adaptive bit; core cycles as counted instructions. */
 	event = pebs_test_event(test, 2);
@@ -441,12 +438,107 @@ static void pebs_fmt3_config(struct kunit *test)
 	p->narrowed = NULL;
 }
 
+/* The event of @code, @precise, as pebs_test_event() */
+static struct perf_event *pebs_test_code(struct kunit *test, u64 code,
+					 u8 precise)
+{
+	struct perf_event *event = pebs_test_event(test, precise);
+
+	event->hw.config = (event->hw.config & ~X86_RAW_EVENT_MASK) | code;
+	return event;
+}
+
+/* The counters @code may use at @precise on @p */
+static u64 pebs_test_counters(struct kunit *test, struct x86c_pmu *p,
+			      u64 code, u8 precise)
+{
+	return x86c_event_constraint(p, pebs_test_code(test, code,
+						       precise))->idxmsk64;
+}
+
+static void pebs_fmt4_families(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const struct x86c_intel_family *icl = pebs_test_family("icelake");
+	const struct x86c_intel_family *glc =
+		pebs_test_family("sapphire_rapids");
+	struct x86c_pmu *p = ctx->p;
+	u64 any, fixed0 = BIT_ULL(FIX(0));
+	struct perf_event *event;
+
+	KUNIT_ASSERT_NOT_NULL(test, icl);
+	KUNIT_ASSERT_NOT_NULL(test, glc);
+	any = x86c_constraint(p, 0x00c0)->idxmsk64;
+
+	/* No family: placed as counted, cycles aliased, 2 at most. */
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, NULL, 4, true));
+	p->pebs = true;
+	KUNIT_EXPECT_EQ(test, p->max_precise, 2);
+	KUNIT_EXPECT_TRUE(test, p->pebs_cycles_alias);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x00c0, 2), any);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x81d0, 2),
+			x86c_constraint(p, 0x81d0)->idxmsk64);
+	/* Without the adaptive groups format 4 is not driven. */
+	KUNIT_EXPECT_FALSE(test, x86c_pebs_shape(p, icl, 4, false));
+
+	/* Ice Lake: the table's codes, instructions:ppp on fixed 0. */
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, icl, 4, true));
+	KUNIT_EXPECT_EQ(test, p->max_precise, 3);
+	KUNIT_EXPECT_FALSE(test, p->pebs_cycles_alias);
+	KUNIT_EXPECT_TRUE(test, p->pebs_all);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x00c0, 2), any);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x00c0, 3), fixed0);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x01c0, 2), fixed0);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x81d0, 2), 0xfULL);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x01d4, 2), 0xfULL);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x01d5, 2),
+			x86c_constraint(p, 0x01d5)->idxmsk64);
+	/* A threshold changes what is counted: not the table's row. */
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x010081d0, 2),
+			x86c_constraint(p, 0x010081d0)->idxmsk64);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x81d0, 0),
+			x86c_constraint(p, 0x81d0)->idxmsk64);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x003c, 3),
+			x86c_constraint(p, 0x003c)->idxmsk64);
+	event = pebs_test_code(test, 0x003c, 3);
+	KUNIT_EXPECT_EQ(test, x86c_event_limit(p, event, 100), 100);
+
+	/*
+	 * Golden Cove: instructions on 1-7 but at 3 (fixed 0), anything
+	 * else at 3 on counter 0 or nowhere, for 128 at least.
+	 */
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, glc, 4, true));
+	KUNIT_EXPECT_EQ(test, p->max_precise, 3);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x00c0, 2), 0xfeULL);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x00c0, 3), fixed0);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x01c0, 2), 0xfeULL);
+	event = pebs_test_code(test, 0x01c0, 3);
+	KUNIT_EXPECT_EQ(test, x86c_event_constraint(p, event)->weight, 0);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x003c, 3), BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x003c, 2),
+			x86c_constraint(p, 0x003c)->idxmsk64);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x02cd, 2), BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x01cd, 2), 0xfeULL);
+	event = pebs_test_code(test, 0x003c, 3);
+	KUNIT_EXPECT_EQ(test, x86c_event_limit(p, event, 100), 128);
+	KUNIT_EXPECT_EQ(test, x86c_event_limit(p, event, 1000), 1000);
+	event->attr.precise_ip = 2;
+	KUNIT_EXPECT_EQ(test, x86c_event_limit(p, event, 100), 100);
+
+	/* A PMU probed again with no family loses the family's rules. */
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, NULL, 4, true));
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x003c, 3),
+			x86c_constraint(p, 0x003c)->idxmsk64);
+	KUNIT_EXPECT_NULL(test, p->pebs_table);
+}
+
 static struct kunit_case pebs_cases[] = {
 	KUNIT_CASE(pebs_record_regs),
 	KUNIT_CASE(pebs_config_rule),
 	KUNIT_CASE(pebs_large_drain),
 	KUNIT_CASE(pebs_fmt3_records),
 	KUNIT_CASE(pebs_fmt3_config),
+	KUNIT_CASE(pebs_fmt4_families),
 	{}
 };
 

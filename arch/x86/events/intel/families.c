@@ -490,22 +490,66 @@ static const struct x86c_named_event icelake_tsx_events[] = {
 };
 
 /*
+ * A precise event's row names its code with every bit that changes what
+ * is counted (edge, invert, threshold, AnyThread, the transactional
+ * filters): a code so modified goes where the rest go.  The load and
+ * store latency events' rows name event and unit mask alone.
+ */
+#define PEBS_UEVENT_CMASK	(X86C_FIXED_CMASK | ARCH_PERFMON_EVENTSEL_ANY | \
+				 ARCH_PERFMON_EVENTSEL_PIN_CONTROL)
+#define PEBS_EVENT_CMASK	(PEBS_UEVENT_CMASK & ~ARCH_PERFMON_EVENTSEL_UMASK)
+#define PEBS_FIXED0		BIT_ULL(INTEL_PMC_IDX_FIXED)
+#define PEBS_FIXED3		BIT_ULL(INTEL_PMC_IDX_FIXED + 3)
+
+/*
  * Skylake's precise events (PEBS record format 3, intel/pebs.c):
  * INST_RETIRED.PREC_DIST, plain or counted on every cycle (an inverted
  * threshold of 16: precise_ip 3's core cycles), on counter 1, whose
  * records alone are distributed precisely; every other precise event
  * on counters 0-3 (pebs_counters), the memory events included.
  */
-#define SKYLAKE_PEBS_CMASK	(X86C_FIXED_CMASK | ARCH_PERFMON_EVENTSEL_ANY | \
-				 ARCH_PERFMON_EVENTSEL_PIN_CONTROL)
 static struct event_constraint skylake_pebs_constraints[] = {
-	X86C_CONSTRAINT(0x01c0, SKYLAKE_PEBS_CMASK, 0x2),
-	X86C_CONSTRAINT(0x108001c0, SKYLAKE_PEBS_CMASK, 0x2),
+	X86C_CONSTRAINT(0x01c0, PEBS_UEVENT_CMASK, 0x2),
+	X86C_CONSTRAINT(0x108001c0, PEBS_UEVENT_CMASK, 0x2),
 	X86C_CONSTRAINT_END
 };
 
 /*
- * perf mem's events from Haswell to Skylake: loads above a latency of
+ * Ice Lake's precise events that do not go where they would go counted
+ * (format 4: any other samples precisely where it counts):
+ * INST_RETIRED.PREC_DIST in both its codes on fixed counter 0 alone,
+ * TOPDOWN.SLOTS on fixed counter 3, load latency on any general-purpose
+ * counter, and the retired memory instructions and loads (event codes
+ * D0H to D4H, whatever their unit mask) on counters 0-3.
+ */
+static struct event_constraint icelake_pebs_constraints[] = {
+	X86C_CONSTRAINT(0x01c0, PEBS_UEVENT_CMASK, PEBS_FIXED0),
+	X86C_CONSTRAINT(0x0100, PEBS_UEVENT_CMASK, PEBS_FIXED0),
+	X86C_CONSTRAINT(0x0400, PEBS_UEVENT_CMASK, PEBS_FIXED3),
+	X86C_UEVENT_CONSTRAINT(0x01cd, 0xff),
+	X86C_RANGE_CONSTRAINT(0xd0, 4, PEBS_EVENT_CMASK, 0xf),
+	X86C_CONSTRAINT_END
+};
+
+/*
+ * Golden Cove's: as Ice Lake's, but instructions retired in every unit
+ * mask (the new INST_RETIRED.PREC_DIST code aside) on counters 1-7, load
+ * latency likewise, and store latency (MEM_TRANS_RETIRED.STORE_SAMPLE)
+ * on counter 0 alone.  Instructions' generic code at precise_ip 3 is
+ * fixed counter 0's (X86C_PDIST_COUNTER0).
+ */
+static struct event_constraint golden_cove_pebs_constraints[] = {
+	X86C_CONSTRAINT(0x0100, PEBS_UEVENT_CMASK, PEBS_FIXED0),
+	X86C_CONSTRAINT(0x0400, PEBS_UEVENT_CMASK, PEBS_FIXED3),
+	X86C_CONSTRAINT(0xc0, PEBS_EVENT_CMASK, 0xfe),
+	X86C_UEVENT_CONSTRAINT(0x01cd, 0xfe),
+	X86C_UEVENT_CONSTRAINT(0x02cd, 0x1),
+	X86C_RANGE_CONSTRAINT(0xd0, 4, PEBS_EVENT_CMASK, 0xf),
+	X86C_CONSTRAINT_END
+};
+
+/*
+ * perf mem's events from Haswell to Ice Lake: loads above a latency of
  * 3 cycles (MEM_TRANS_RETIRED.LOAD_LATENCY), all stores
  * (MEM_INST_RETIRED.ALL_STORES).
  */
@@ -547,6 +591,20 @@ static const struct x86c_intel_family x86c_family_icelake = {
 	.tsx_events	= icelake_tsx_events,
 	.nr_metrics	= 4,	/* level 1 only */
 	.lbr_info_nr	= 32,
+	.pebs_constraints = icelake_pebs_constraints,
+	.pebs_prec_dist	= true,
+	.pebs_pdist	= X86C_PDIST_FIXED0,
+	.mem_events	= skylake_mem_events,
+};
+
+/*
+ * perf mem's events on Golden Cove servers: loads above a latency of 3
+ * cycles, and the store-latency event for stores.
+ */
+static const struct x86c_named_event golden_cove_mem_events[] = {
+	{ "mem-loads",	"event=0xcd,umask=0x1,ldlat=3" },
+	{ "mem-stores",	"event=0xcd,umask=0x2" },
+	{ }
 };
 
 /*
@@ -579,6 +637,10 @@ static const struct x86c_intel_family x86c_family_sapphire_rapids = {
 	.named_events	= sapphire_rapids_named_events,
 	.tsx_events	= golden_cove_tsx_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
+	.pebs_constraints = golden_cove_pebs_constraints,
+	.pebs_prec_dist	= true,
+	.pebs_pdist	= X86C_PDIST_COUNTER0,
+	.mem_events	= golden_cove_mem_events,
 };
 
 static const u8 granite_rapids_models[] = {
@@ -602,6 +664,10 @@ static const struct x86c_intel_family x86c_family_granite_rapids = {
 	.named_events	= golden_cove_topdown_events,
 	.tsx_events	= golden_cove_tsx_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
+	.pebs_constraints = golden_cove_pebs_constraints,
+	.pebs_prec_dist	= true,
+	.pebs_pdist	= X86C_PDIST_COUNTER0,
+	.mem_events	= golden_cove_mem_events,
 };
 
 static const struct x86c_intel_family x86c_family_alderlake_hybrid = {

@@ -15,17 +15,20 @@
  * This driver takes two record formats (IA32_PERF_CAPABILITIES):
  * Ice Lake's and later parts' (format 4 with the adaptive groups), where
  * any general-purpose or fixed counter samples precisely, so precise
- * events are placed as any other; and Skylake's (format 3: one fixed
- * record with the registers, the eventing IP and the TSC), where only
- * some general-purpose counters do, as the family's table says
- * (x86c_event_constraint()).  precise_ip 1 and 2 are given (PEBS, and
- * an exact IP): the sample's ip is the eventing IP at 2, the IP after
- * it at 1, as upstream gives them; 3 where the family distributes
- * INST_RETIRED.PREC_DIST's samples precisely (Skylake: counter 1).  A
- * part of no family, and a format 3 family, samples its core cycles
- * precisely as instructions retired counted on every cycle (an inverted
- * threshold of 16), which the hardware can record, as upstream does;
- * at precise_ip 3 as INST_RETIRED.PREC_DIST so counted.
+ * events are placed as any other but the codes the family's table
+ * names; and Skylake's (format 3: one fixed record with the registers,
+ * the eventing IP and the TSC), where only some general-purpose
+ * counters do, as the family's table says (x86c_event_constraint()).
+ * precise_ip 1 and 2 are given (PEBS, and an exact IP): the sample's ip
+ * is the eventing IP at 2, the IP after it at 1, as upstream gives
+ * them; 3 where the family distributes some samples precisely (Skylake:
+ * INST_RETIRED.PREC_DIST on counter 1; Ice Lake and Golden Cove:
+ * instructions on fixed counter 0, and on Golden Cove the rest on
+ * counter 0, enum x86c_pdist).  A part of no family, and a format 3
+ * family, samples its core cycles precisely as instructions retired
+ * counted on every cycle (an inverted threshold of 16), which the
+ * hardware can record, as upstream does; at precise_ip 3 as
+ * INST_RETIRED.PREC_DIST so counted.
  *
  * An event sampled at a fixed period (not by frequency, no wakeup per
  * sample) reloads from the store (auto-reload: the counter starts its
@@ -93,14 +96,64 @@ static DEFINE_PER_CPU(struct page *, x86c_pebs_pages);
 /* ---- the probe ------------------------------------------------------ */
 
 /**
+ * x86c_pebs_shape - how precise events go on @p, from its records' format
+ * @p: an Intel core PMU, being probed
+ * @f: the CPU's family, or NULL
+ * @format: the PEBS record format (IA32_PERF_CAPABILITIES)
+ * @baseline: with the adaptive groups
+ *
+ * Format 4 with the baseline: precise events on any counter, but where
+ * the family's table names their code, and precise_ip 3 where the
+ * family has a precise distribution; core cycles as instructions
+ * retired on every cycle on a part of no family.  Format 3: on the
+ * family's table's counters, or the ones it leaves every other precise
+ * event; core cycles likewise.  Sets @p's PEBS fields, max_precise
+ * among them: PEBS itself, an exact IP from the record's eventing IP,
+ * and the family's precise distribution.
+ *
+ * Return: whether we drive that format on @f.
+ */
+bool x86c_pebs_shape(struct x86c_pmu *p, const struct x86c_intel_family *f,
+		     int format, bool baseline)
+{
+	static const struct x86c_intel_family none;
+	u64 counters;
+
+	p->pebs_table = NULL;
+	p->pebs_all = false;
+	p->pebs_any = (struct event_constraint) { };
+	p->pebs_pdist = X86C_PDIST_NONE;
+	if (!f)
+		f = &none;
+	if (format == 4 && baseline) {
+		p->pebs_table = f->pebs_constraints;
+		p->pebs_all = true;
+		p->pebs_pdist = f->pebs_pdist;
+		p->pebs_cycles_alias = f == &none;
+	} else if (format == 3 && f->pebs_constraints) {
+		counters = f->pebs_counters & GENMASK_ULL(p->num_gp - 1, 0);
+		p->pebs_table = f->pebs_constraints;
+		p->pebs_any = (struct event_constraint) {
+			.idxmsk64 = counters,
+			.weight = hweight64(counters),
+		};
+		p->pebs_cycles_alias = true;
+	} else {
+		return false;
+	}
+	p->pebs_format = format;
+	p->max_precise = 2 + (p->pebs_table && f->pebs_prec_dist);
+	return true;
+}
+
+/**
  * x86c_pebs_probe - does the CPU sample precisely, in a format we take
  * @p: an Intel core PMU, being probed, with its perf_capabilities
  * @f: the CPU's family, or NULL
  *
  * PEBS needs the debug store in its 64-bit format (DTES64), the PEBS
- * feature the kernel reads from IA32_MISC_ENABLE, and record format 4
- * with the baseline (adaptive) groups, or format 3 on a family that
- * says which counters its precise events take.
+ * feature the kernel reads from IA32_MISC_ENABLE, and a record format
+ * x86c_pebs_shape() takes.
  */
 void x86c_pebs_probe(struct x86c_pmu *p, const struct x86c_intel_family *f)
 {
@@ -112,33 +165,16 @@ void x86c_pebs_probe(struct x86c_pmu *p, const struct x86c_intel_family *f)
 	if (!boot_cpu_has(X86_FEATURE_PEBS) ||
 	    !boot_cpu_has(X86_FEATURE_DTES64))
 		return;
-	if (format == 4 && baseline) {
-		p->pebs_cycles_alias = !f;
-	} else if (format == 3 && f && f->pebs_constraints) {
-		u64 counters = f->pebs_counters & GENMASK_ULL(p->num_gp - 1, 0);
-
-		p->pebs_table = f->pebs_constraints;
-		p->pebs_any = (struct event_constraint) {
-			.idxmsk64 = counters,
-			.weight = hweight64(counters),
-		};
-		p->pebs_cycles_alias = true;
-	} else {
+	if (!x86c_pebs_shape(p, f, format, baseline)) {
 		if (x86c_is_host(p))
 			pr_info("perf/x86: PEBS record format %d%s is not driven: no precise sampling\n",
 				format, baseline ? " with the adaptive groups" : "");
 		return;
 	}
 	p->pebs = true;
-	p->pebs_format = format;
 	if (x86c_is_host(p))
 		pr_info("perf/x86: PEBS, record format %d%s\n", format,
 			format == 4 ? " with the adaptive groups" : "");
-	/*
-	 * PEBS itself, an exact IP from the record's eventing IP, and the
-	 * precise distribution of a family that has one.
-	 */
-	p->max_precise = 2 + (p->pebs_table && f->pebs_prec_dist);
 	p->status_extra |= GLOBAL_STATUS_BUFFER_OVF;
 }
 
