@@ -203,7 +203,9 @@ x86_64)
 	# off: 8 general counters, stock's model tables, the off-core
 	# response registers, the 2019 microcode's TSX force-abort MSR,
 	# Skylake's LBR, perfmon v4 and PEBS with Skylake's record format
-	# 3),
+	# 3), intel-spr (the intel-lbr model as a Sapphire Rapids, family 6
+	# model 8FH: 8 general counters, fixed counter 3 and
+	# IA32_PERF_METRICS, stock's Golden Cove tables, PEBS format 4),
 	# intel-hybrid (an Alder Lake, family 6
 	# model 97H: CPU 0 a P-core with 8 general counters, fixed
 	# counters 0-3 and PERF_METRICS, CPU 1 an E-core with 6 and 0-2,
@@ -249,6 +251,11 @@ x86_64)
 		skl_cpu=max,vendor=GenuineIntel,family=6,model=94,stepping=3
 		qemu+=(-cpu "$skl_cpu,pmu-version=4,pmu-offcore=on,pmu-gp-counters=8,pmu-tsx-force-abort=on,pmu-lbr=on,pmu-pebs=on,pmu-pebs-format=3$pmu_extra"
 		       -icount $icount) ;;
+	intel-spr)
+		spr_cpu=max,vendor=GenuineIntel,family=6,model=143,stepping=8
+		spr_cpu+=,pmu-version=5,pmu-metrics=on,pmu-offcore=on,pmu-gp-counters=8
+		qemu+=(-cpu "$spr_cpu,pmu-arch-lbr=on,pmu-branches=on,pmu-pebs=on$pmu_extra"
+		       -icount $icount) ;;
 	intel-m[0-9a-f][0-9a-f])
 		fam_cpu=max,vendor=GenuineIntel,family=6,model=$((16#${PMU_MODEL#intel-m}))
 		fam_cpu+=$(intel_family_cpu_extra "${PMU_MODEL#intel-m}")
@@ -285,7 +292,7 @@ x86_64)
 		qemu+=(-cpu max,pmu=off)
 		[ "$mode" = bench ] || [ "$mode" = script ] &&
 			qemu+=(-icount $icount) ;;
-	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, intel-lbr, intel-skl," \
+	*) die "PMU_MODEL must be intel, intel-kvm, intel-v5, intel-lbr, intel-skl, intel-spr," \
 	       "intel-mNN, intel-sNN, intel-tNN, intel-hybrid, intel-hNN," \
 	       "amd, amd-v2, amd-f15h or none," \
 	       "not '$PMU_MODEL'" ;;
