@@ -93,6 +93,10 @@ if [ "$ARCH" = x86_64 ]; then
 	wanted lbr && skl+=" lbr"
 	wanted pebs && skl+=" pebs"
 	[ -n "$skl" ] && boots+=("intel-skl$skl")
+	# A Sapphire Rapids with PEBS format 4 and Architectural LBR:
+	# stock's Golden Cove tables for precise events, the precise
+	# distribution on counter 0.
+	[ -n "$skl" ] && boots+=("intel-spr$skl")
 	# The amd model as family 15h, where stock applies that family's
 	# counter constraints.
 	wanted hwcount_x86 && boots+=("amd-f15h hwcount_x86")

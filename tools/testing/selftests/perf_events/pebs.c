@@ -22,13 +22,15 @@
  *
  * The rules held are stock 6.12's on adaptive PEBS (format 4, baseline;
  * arch/x86/events/intel/ds.c, core.c) and on Skylake's format 3, each
- * case saying which.  The models (harness/boot.sh's intel-lbr: format
- * 4; intel-skl: a Skylake with format 3; pmu-pebs in our QEMU) count
- * exactly under -icount, cycles as instructions times pmu-cpi; nothing
- * here reads the memory information (no address or data source there).
- * Skipped on arm64, on CPUs not Intel's, and without "pebs" in
- * /proc/cpuinfo (from IA32_MISC_ENABLE, which only the kernel reads);
- * the precise-distribution cases where the CPU is no Skylake.
+ * case saying which, and the families' (pebs_kind()).  The models
+ * (harness/boot.sh's intel-lbr: format 4, a model of no family;
+ * intel-skl: a Skylake with format 3; intel-spr: a Sapphire Rapids with
+ * format 4; pmu-pebs in our QEMU) count exactly under -icount, cycles
+ * as instructions times pmu-cpi; nothing here reads the memory
+ * information (no address or data source there).  Skipped on arm64, on
+ * CPUs not Intel's, and without "pebs" in /proc/cpuinfo (from
+ * IA32_MISC_ENABLE, which only the kernel reads); a family's own cases
+ * on the others.
  */
 #include "kselftest_harness.h"
 #include "perf_test.h"
@@ -115,28 +117,76 @@ static const char *pebs_cpu(void)
 }
 
 /*
- * The CPU is of Skylake's family (family 6: Skylake, Kaby Lake, Coffee
- * Lake, Comet Lake), where stock takes format 3 records with precise
- * events on general-purpose counters 0-3 only, and INST_RETIRED.PREC_DIST
- * (counter 1) for precise_ip 3.
+ * Which of stock's rule sets for precise events the CPU gets, by its
+ * family 6 model number:
+ * PEBS_ARCH: a model stock does not know (harness/boot.sh's intel-lbr):
+ *	format 4 on every counter, core cycles sampled as instructions
+ *	retired on every cycle, no precise distribution (precise_ip 2 at
+ *	most);
+ * PEBS_SKYLAKE (Skylake, Kaby Lake, Coffee Lake, Comet Lake; intel-skl):
+ *	format 3 records, precise events on general-purpose counters 0-3,
+ *	INST_RETIRED.PREC_DIST on counter 1 for precise_ip 3;
+ * PEBS_ICELAKE (Ice Lake, Tiger Lake, Rocket Lake): format 4, the
+ *	family's table for some codes, every counter for the rest;
+ *	instructions at precise_ip 3 on fixed counter 0;
+ * PEBS_GOLDEN_COVE (Sapphire, Emerald and Granite Rapids; intel-spr):
+ *	the same with Golden Cove's table, which keeps instructions
+ *	retired off fixed counter 0 (counters 1-7), and every other event
+ *	at precise_ip 3 on counter 0 (the precise distribution, PDist), a
+ *	period of 128 at least.
  */
-static bool pebs_skylake(void)
+enum pebs_kind { PEBS_ARCH, PEBS_SKYLAKE, PEBS_ICELAKE, PEBS_GOLDEN_COVE };
+
+static enum pebs_kind pebs_kind(void)
 {
 #if defined(__x86_64__)
-	static const unsigned int models[] = {
-		0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6,
+	static const struct {
+		unsigned char model;
+		enum pebs_kind kind;
+	} models[] = {
+		{ 0x4e, PEBS_SKYLAKE }, { 0x5e, PEBS_SKYLAKE },
+		{ 0x55, PEBS_SKYLAKE }, { 0x8e, PEBS_SKYLAKE },
+		{ 0x9e, PEBS_SKYLAKE }, { 0xa5, PEBS_SKYLAKE },
+		{ 0xa6, PEBS_SKYLAKE },
+		{ 0x6a, PEBS_ICELAKE }, { 0x6c, PEBS_ICELAKE },
+		{ 0x7d, PEBS_ICELAKE }, { 0x7e, PEBS_ICELAKE },
+		{ 0x8c, PEBS_ICELAKE }, { 0x8d, PEBS_ICELAKE },
+		{ 0xa7, PEBS_ICELAKE },
+		{ 0x8f, PEBS_GOLDEN_COVE }, { 0xcf, PEBS_GOLDEN_COVE },
+		{ 0xad, PEBS_GOLDEN_COVE }, { 0xae, PEBS_GOLDEN_COVE },
 	};
 	unsigned int a, b, c, d, model, i;
 
 	__cpuid(1, a, b, c, d);
 	if (((a >> 8) & 0xf) != 6)
-		return false;
+		return PEBS_ARCH;
 	model = ((a >> 4) & 0xf) | ((a >> 12) & 0xf0);
 	for (i = 0; i < ARRAY_SIZE(models); i++)
-		if (model == models[i])
-			return true;
+		if (model == models[i].model)
+			return models[i].kind;
 #endif
-	return false;
+	return PEBS_ARCH;
+}
+
+/* Format 3 records: Skylake's */
+static bool pebs_skylake(void)
+{
+	return pebs_kind() == PEBS_SKYLAKE;
+}
+
+/* precise_ip 3 is there: a family with a precise distribution */
+static bool pebs_prec_dist(void)
+{
+	return pebs_kind() != PEBS_ARCH;
+}
+
+/*
+ * Instructions retired sample precisely on fixed counter 0, where no
+ * table of the family's keeps them on general-purpose ones.
+ */
+static bool pebs_insns_on_fixed(void)
+{
+	return pebs_kind() == PEBS_ARCH || pebs_kind() == PEBS_ICELAKE;
 }
 
 #define PEBS_REQUIRE() do {						\
@@ -358,7 +408,8 @@ static __u32 pebs_series(struct __test_metadata *_metadata,
  * sample's ip is the record's eventing IP, the instruction that
  * overflowed, with PERF_RECORD_MISC_EXACT_IP, P after the one before.
  * The generic event sits on fixed counter 0 (format 4: PEBS on every
- * counter), on Skylake on a general-purpose one (PEBS on 0-3 only).
+ * counter), on Skylake on a general-purpose one (PEBS on 0-3 only), and
+ * on Golden Cove too (its table gives INST_RETIRED counters 1-7).
  */
 TEST(pebs_instructions_exact)
 {
@@ -371,7 +422,8 @@ TEST(pebs_instructions_exact)
 		  PERF_SAMPLE_IP, false);
 	idx = pebs_series(_metadata, &attr, PEBS_N, 0, NULL, &t);
 	EXPECT_NE(0, idx);
-	EXPECT_EQ(!pebs_skylake(), on_fixed(idx)) TH_LOG("RDPMC index %#x", idx);
+	EXPECT_EQ(pebs_insns_on_fixed(), on_fixed(idx))
+		TH_LOG("RDPMC index %#x", idx);
 }
 
 /*
@@ -379,7 +431,8 @@ TEST(pebs_instructions_exact)
  * instructions times its CPI, so the series is the same.  Stock counts
  * precise cycles on a CPU it knows only by architecture as instructions
  * retired with an inverted count mask of 16 (every cycle retires fewer),
- * an encoding of the general-purpose counters.
+ * an encoding of the general-purpose counters, and so on Skylake; on
+ * the later families it counts them on fixed counter 1.
  */
 TEST(pebs_cycles_exact)
 {
@@ -393,7 +446,8 @@ TEST(pebs_cycles_exact)
 	attr.sample_period = pmu->cycles_per_insn * PEBS_P;
 	idx = pebs_series(_metadata, &attr, PEBS_N, 0, NULL, &t);
 	EXPECT_NE(0, idx);
-	EXPECT_FALSE(on_fixed(idx)) TH_LOG("RDPMC index %#x", idx);
+	EXPECT_EQ(pebs_kind() >= PEBS_ICELAKE, on_fixed(idx))
+		TH_LOG("RDPMC index %#x", idx);
 }
 
 /*
@@ -425,7 +479,8 @@ TEST(pebs_gp_counter_exact)
 
 /*
  * Both in one group, started together: one on a fixed counter, one on a
- * general-purpose one (on Skylake both on general-purpose ones),
+ * general-purpose one (on Skylake and Golden Cove both on general-purpose
+ * ones),
  * overflowing at the same instructions, so two exact series of the same
  * ips.
  */
@@ -456,7 +511,7 @@ TEST(pebs_fixed_and_gp_together)
 		EXPECT_NE(0, idx[i]);
 		EXPECT_PEBS(t[i], PEBS_N, true);
 	}
-	EXPECT_EQ(!pebs_skylake(), on_fixed(idx[0]) + on_fixed(idx[1]))
+	EXPECT_EQ(pebs_insns_on_fixed(), on_fixed(idx[0]) + on_fixed(idx[1]))
 		TH_LOG("RDPMC indexes %#x %#x", idx[0], idx[1]);
 	EXPECT_EQ(t[0].samples, t[1].samples);
 	for (i = 0; i < t[0].samples && i < t[1].samples && i < PEBS_IPS; i++)
@@ -644,10 +699,11 @@ static int try_precise(__u32 type, __u64 config, int precise, __u64 period)
 
 /*
  * caps/max_precise is 2 (precise distribution, 3, is for the models
- * stock knows by number: of ours, the Skylake), and so is the most
- * precise_ip opens: 3 gets EOPNOTSUPP, on the generic and the raw event
- * alike, and a precise event that does not sample EINVAL.  Stock says 0
- * until a first hardware event took the debug store: one is held open.
+ * stock knows by number: of ours, the Skylake and the Sapphire Rapids),
+ * and so is the most precise_ip opens: 3 gets EOPNOTSUPP, on the generic
+ * and the raw event alike, and a precise event that does not sample
+ * EINVAL.  Stock says 0 until a first hardware event took the debug
+ * store: one is held open.
  */
 TEST(pebs_max_precise)
 {
@@ -665,11 +721,11 @@ TEST(pebs_max_precise)
 	ASSERT_EQ(0, find_cpu_pmu(name, sizeof(name)));
 	snprintf(path, sizeof(path), EVENT_SOURCE "/%s/caps/max_precise",
 		 name);
-	EXPECT_EQ(pebs_skylake() ? 3 : 2, read_long(path));
+	EXPECT_EQ(pebs_prec_dist() ? 3 : 2, read_long(path));
 	for (i = 0; i < 2; i++) {
 		EXPECT_EQ(0, try_precise(type[i], config[i], 1, PEBS_P));
 		EXPECT_EQ(0, try_precise(type[i], config[i], 2, PEBS_P));
-		EXPECT_EQ(pebs_skylake() ? 0 : -EOPNOTSUPP,
+		EXPECT_EQ(pebs_prec_dist() ? 0 : -EOPNOTSUPP,
 			  try_precise(type[i], config[i], 3, PEBS_P));
 		EXPECT_EQ(-EINVAL, try_precise(type[i], config[i], 1, 0));
 	}
@@ -739,6 +795,79 @@ TEST(pebs_skylake_counters)
 	EXPECT_EQ(0, precise_group(pmu->raw_instructions, 2, 4));
 	EXPECT_EQ(-EINVAL, precise_group(pmu->raw_instructions, 2, 5));
 	EXPECT_EQ(0, precise_group(pmu->raw_instructions, 0, 5));
+}
+
+#define PEBS_GOLDEN_COVE_REQUIRE() do {					\
+	PEBS_REQUIRE();							\
+	if (pebs_kind() != PEBS_GOLDEN_COVE)				\
+		SKIP(return, "not a Golden Cove server: no PDist on counter 0"); \
+} while (0)
+
+/*
+ * Golden Cove (stock's glc_get_event_constraints and glc_limit_period),
+ * precise_ip 3: core cycles on counter 0, the one with the precise
+ * distribution (RDPMC index 1), instructions on fixed counter 0, both
+ * exact series; two such cycles events cannot be scheduled together
+ * (EINVAL), two at precise_ip 2 can.  An event whose counters leave
+ * out counter 0 (INST_RETIRED.PREC_DIST's old code 0x01c0, counters 1-7
+ * by the family's table) is refused at 3 (EINVAL) and taken at 2.  A
+ * period under 128 is refused at 3 alone.  A memory event
+ * (MEM_INST_RETIRED.ALL_LOADS) samples precisely on counters 0-3 only,
+ * as it counts.
+ */
+TEST(pebs_golden_cove_counters)
+{
+	struct perf_event_attr attr;
+	struct pebs_tally t;
+
+	PEBS_GOLDEN_COVE_REQUIRE();
+	ASSERT_LE(5, pmu->gp_counters);
+	pebs_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 3,
+		  PERF_SAMPLE_IP, false);
+	attr.sample_period = pmu->cycles_per_insn * PEBS_P;
+	EXPECT_EQ(1, pebs_series(_metadata, &attr, PEBS_N, 0, NULL, &t));
+	pebs_attr(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 3,
+		  PERF_SAMPLE_IP, false);
+	EXPECT_EQ(0x40000001, pebs_series(_metadata, &attr, PEBS_N, 0, NULL,
+					  &t));
+
+	EXPECT_EQ(0, precise_group(0x003c, 3, 1));
+	EXPECT_EQ(-EINVAL, precise_group(0x003c, 3, 2));
+	EXPECT_EQ(0, precise_group(0x003c, 2, 2));
+	EXPECT_EQ(-EINVAL, precise_group(0x01c0, 3, 1));
+	EXPECT_EQ(0, precise_group(0x01c0, 2, 1));
+	EXPECT_EQ(-EINVAL, try_precise(PERF_TYPE_RAW, 0x003c, 3, 127));
+	EXPECT_EQ(0, try_precise(PERF_TYPE_RAW, 0x003c, 3, 128));
+	EXPECT_EQ(0, try_precise(PERF_TYPE_RAW, 0x003c, 2, 127));
+	EXPECT_EQ(0, precise_group(0x81d0, 2, 4));
+	EXPECT_EQ(-EINVAL, precise_group(0x81d0, 2, 5));
+}
+
+/*
+ * perf mem's events as stock lists them where Sapphire Rapids' PEBS is
+ * driven (glc_events_attrs): loads above a latency, the store-latency
+ * event, and the auxiliary event a load-latency event needs as leader.
+ */
+TEST(pebs_golden_cove_mem_events)
+{
+	static const char *const ev[][2] = {
+		{ "mem-loads", "event=0xcd,umask=0x1,ldlat=3\n" },
+		{ "mem-stores", "event=0xcd,umask=0x2\n" },
+		{ "mem-loads-aux", "event=0x03,umask=0x82\n" },
+	};
+	char name[128], path[256], buf[128];
+	unsigned int i;
+
+	PEBS_GOLDEN_COVE_REQUIRE();
+	ASSERT_EQ(0, find_cpu_pmu(name, sizeof(name)));
+	for (i = 0; i < ARRAY_SIZE(ev); i++) {
+		snprintf(path, sizeof(path), EVENT_SOURCE "/%s/events/%s",
+			 name, ev[i][0]);
+		buf[0] = 0;
+		EXPECT_LT(0, read_file(path, buf, sizeof(buf)))
+			TH_LOG("%s: %s", path, strerror(errno));
+		EXPECT_STREQ(ev[i][1], buf);
+	}
 }
 
 TEST_HARNESS_MAIN
