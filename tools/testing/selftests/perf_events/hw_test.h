@@ -470,23 +470,7 @@ static inline int td_refusals(struct __test_metadata *_metadata, __u32 type)
 /* Find the CPU PMU's sysfs name (armv8_pmuv3*, armv8_cortex_*, cpu). */
 static inline int find_cpu_pmu(char *name, size_t len)
 {
-	DIR *d = opendir(EVENT_SOURCE);
-	struct dirent *de;
-	int found = -1;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		if (!strncmp(de->d_name, pmu->sysfs_prefix,
-			     strlen(pmu->sysfs_prefix)) &&
-		    strlen(de->d_name) < len) {
-			memcpy(name, de->d_name, strlen(de->d_name) + 1);
-			found = 0;
-			break;
-		}
-	}
-	closedir(d);
-	return found;
+	return find_pmu_named(pmu->sysfs_prefix, name, len);
 }
 
 /*

@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #endif
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -183,6 +184,30 @@ static inline int no_throttling(void)
 }
 
 /* The type number a dynamic PMU registered under, or -1. */
+/*
+ * The first PMU in sysfs whose name starts with @prefix, into @name:
+ * 0, or -1 where there is none (or its name does not fit in @len).
+ */
+static inline int find_pmu_named(const char *prefix, char *name, size_t len)
+{
+	DIR *d = opendir(EVENT_SOURCE);
+	struct dirent *de;
+	int found = -1;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (!strncmp(de->d_name, prefix, strlen(prefix)) &&
+		    strlen(de->d_name) < len) {
+			memcpy(name, de->d_name, strlen(de->d_name) + 1);
+			found = 0;
+			break;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
 static inline int pmu_type(const char *pmu)
 {
 	char path[256];
