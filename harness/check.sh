@@ -95,8 +95,11 @@ if [ "$ARCH" = x86_64 ]; then
 	[ -n "$skl" ] && boots+=("intel-skl$skl")
 	# A Sapphire Rapids with PEBS format 4 and Architectural LBR:
 	# stock's Golden Cove tables for precise events, the precise
-	# distribution on counter 0.
-	[ -n "$skl" ] && boots+=("intel-spr$skl")
+	# distribution on counter 0; and a debug store without BTS, where
+	# a period of 1 on branches is refused.
+	spr=$skl
+	wanted bts && spr+=" bts"
+	[ -n "$spr" ] && boots+=("intel-spr$spr")
 	# The amd model as family 15h, where stock applies that family's
 	# counter constraints.
 	wanted hwcount_x86 && boots+=("amd-f15h hwcount_x86")

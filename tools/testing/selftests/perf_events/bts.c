@@ -74,7 +74,9 @@ static const struct hw_pmu_desc *pmu;
 /*
  * Intel, with the branch-instructions event (CPUID.0AH: listed, not
  * marked unavailable): the BTS rules apply.  Sets *has_ds to whether
- * the CPU has a 64-bit debug store, where the model keeps BTS.
+ * the CPU has BTS in a 64-bit debug store: DS and DTES64 in CPUID, and
+ * "bts" in /proc/cpuinfo, from IA32_MISC_ENABLE, which only the kernel
+ * reads (a debug store for PEBS alone has it clear).
  */
 static const char *bts_cpu(bool *has_ds)
 {
@@ -93,7 +95,8 @@ static const char *bts_cpu(bool *has_ds)
 	if (((a >> 24) & 0xff) <= 5 || (b & (1U << 5)))
 		return "CPUID.0AH: no branch instructions event";
 	__cpuid(1, a, b, c, d);
-	*has_ds = (d & (1U << 21)) && (c & (1U << 2));
+	*has_ds = (d & (1U << 21)) && (c & (1U << 2)) &&
+		  cpuinfo_flag(" bts ");
 	return NULL;
 #else
 	return "x86 BTS cases";
@@ -248,7 +251,7 @@ static void bts_tally(struct perf_rb *rb, unsigned long n,
 #define BTS_TRACE_REQUIRE(has_ds) do {					\
 	BTS_REQUIRE(has_ds);						\
 	if (!(has_ds))							\
-		SKIP(return, "no debug store: no BTS");			\
+		SKIP(return, "no BTS in a 64-bit debug store");		\
 } while (0)
 
 /* Open @attr's trace on @cpu in group @group, its ring in @rb */
