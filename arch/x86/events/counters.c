@@ -512,8 +512,8 @@ static int x86c_nr_narrowed(struct x86c_pmu *p)
  * too, then any general-purpose counter.  A precise event (@precise)
  * of a PMU that places some of those by a table of their own: that
  * table's row; else, at PEBS format 3, @pebs_any, as the hardware
- * samples precisely on those counters alone, and at format 4 (@pebs_all)
- * what the event would take without precise_ip.  Where that names a
+ * samples precisely on those counters alone, and at format 4, where
+ * every counter does, what the event would take without precise_ip.  Where that names a
  * counter x86c_withhold() holds back, its narrowed copy instead.
  */
 static struct event_constraint *x86c_code_constraint(struct x86c_pmu *p,
@@ -531,7 +531,7 @@ static struct event_constraint *x86c_code_constraint(struct x86c_pmu *p,
 			if (constraint_match(c, config))
 				goto found;
 		c = &p->pebs_any;
-		if (!p->pebs_all)
+		if (p->pebs_format != 4)
 			goto found;
 	}
 	for (c = p->table; c && c->cmask; c++)

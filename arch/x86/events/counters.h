@@ -627,9 +627,6 @@ struct x86c_lbr {
  * @pebs_table: the counters of the precise events of some codes, as the
  *	family's @pebs_constraints, ended by X86C_CONSTRAINT_END; NULL
  *	where precise events are placed as others
- * @pebs_all: format 4 with @pebs_table: a precise event the table does
- *	not name takes the counters it would take without precise_ip
- *	(every counter samples precisely)
  * @pebs_any: format 3: the counters of every other precise event
  * @pebs_pdist: where precise_ip 3 samples at format 4 (enum x86c_pdist)
  * @mem_events: Intel: the family's memory events, shown where @pebs
@@ -697,7 +694,6 @@ struct x86c_pmu {
 	int				max_precise;
 	bool				pebs_cycles_alias;
 	struct event_constraint		*pebs_table;
-	bool				pebs_all;
 	struct event_constraint		pebs_any;
 	u8				pebs_pdist;
 	const struct x86c_named_event	*mem_events;
@@ -838,10 +834,10 @@ x86c_named_skip_ends(const struct x86c_named_event *e)
  *	the others go (format 4)
  * @pebs_counters: format 3: the counters every other precise event may
  *	use; at format 4 those take their usual counters
- * @pebs_prec_dist: the family distributes some events' samples
- *	precisely: precise_ip 3.  At format 3 INST_RETIRED.PREC_DIST, as
- *	which core cycles sample then; at format 4 as @pebs_pdist says
- * @pebs_pdist: format 4: the counters of precise_ip 3 (enum x86c_pdist)
+ * @pebs_prec_dist: format 3: INST_RETIRED.PREC_DIST distributes its
+ *	samples precisely: precise_ip 3, at which core cycles sample as it
+ * @pebs_pdist: format 4: the counters of precise_ip 3 (enum x86c_pdist),
+ *	which there is where not X86C_PDIST_NONE
  * @mem_events: its memory events (events/ where its PEBS is driven,
  *	as upstream shows them with PEBS), ended by one without a name,
  *	or NULL

@@ -387,7 +387,7 @@ static void pebs_fmt3_config(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, skl, 3, false));
 	p->pebs = true;
 	KUNIT_EXPECT_EQ(test, p->max_precise, 3);
-	KUNIT_EXPECT_FALSE(test, p->pebs_all);
+	KUNIT_EXPECT_EQ(test, p->pebs_format, 3);
 
 	/* No adaptive bit; core cycles as counted instructions. */
 	event = pebs_test_event(test, 2);
@@ -485,7 +485,7 @@ static void pebs_fmt4_families(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, icl, 4, true));
 	KUNIT_EXPECT_EQ(test, p->max_precise, 3);
 	KUNIT_EXPECT_FALSE(test, p->pebs_cycles_alias);
-	KUNIT_EXPECT_TRUE(test, p->pebs_all);
+	KUNIT_EXPECT_EQ(test, p->pebs_format, 4);
 	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x00c0, 2), any);
 	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x00c0, 3), fixed0);
 	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x01c0, 2), fixed0);

@@ -592,7 +592,6 @@ static const struct x86c_intel_family x86c_family_icelake = {
 	.nr_metrics	= 4,	/* level 1 only */
 	.lbr_info_nr	= 32,
 	.pebs_constraints = icelake_pebs_constraints,
-	.pebs_prec_dist	= true,
 	.pebs_pdist	= X86C_PDIST_FIXED0,
 	.mem_events	= skylake_mem_events,
 };
@@ -638,7 +637,6 @@ static const struct x86c_intel_family x86c_family_sapphire_rapids = {
 	.tsx_events	= golden_cove_tsx_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
 	.pebs_constraints = golden_cove_pebs_constraints,
-	.pebs_prec_dist	= true,
 	.pebs_pdist	= X86C_PDIST_COUNTER0,
 	.mem_events	= golden_cove_mem_events,
 };
@@ -665,7 +663,6 @@ static const struct x86c_intel_family x86c_family_granite_rapids = {
 	.tsx_events	= golden_cove_tsx_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
 	.pebs_constraints = golden_cove_pebs_constraints,
-	.pebs_prec_dist	= true,
 	.pebs_pdist	= X86C_PDIST_COUNTER0,
 	.mem_events	= golden_cove_mem_events,
 };

@@ -120,14 +120,12 @@ bool x86c_pebs_shape(struct x86c_pmu *p, const struct x86c_intel_family *f,
 	u64 counters;
 
 	p->pebs_table = NULL;
-	p->pebs_all = false;
 	p->pebs_any = (struct event_constraint) { };
 	p->pebs_pdist = X86C_PDIST_NONE;
 	if (!f)
 		f = &none;
 	if (format == 4 && baseline) {
 		p->pebs_table = f->pebs_constraints;
-		p->pebs_all = true;
 		p->pebs_pdist = f->pebs_pdist;
 		p->pebs_cycles_alias = f == &none;
 	} else if (format == 3 && f->pebs_constraints) {
@@ -142,7 +140,8 @@ bool x86c_pebs_shape(struct x86c_pmu *p, const struct x86c_intel_family *f,
 		return false;
 	}
 	p->pebs_format = format;
-	p->max_precise = 2 + (p->pebs_table && f->pebs_prec_dist);
+	p->max_precise = 2 + (format == 4 ? f->pebs_pdist != X86C_PDIST_NONE :
+					    f->pebs_prec_dist);
 	return true;
 }
 
