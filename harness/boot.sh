@@ -316,8 +316,8 @@ arm64)
 	# no INST_RETIRED there, and nothing exact.  perfcore.true_smp=1
 	# tells the cases written for it (share.c) where they are.
 	# spe: -cpu max with our model of the Statistical Profiling
-	# Extension (spe=on: SPEv1p1's registers, its interrupt as PPI 5
-	# in the device tree; no sampling yet).
+	# Extension (spe=on: SPEv1p1, its interrupt as PPI 5 in the device
+	# tree; sampling architected instructions exactly under -icount).
 	machine=virt cpu=max firmware=() timing=(-icount "$icount")
 	case "${PMU_MODEL:-none}" in
 	none) ;;
