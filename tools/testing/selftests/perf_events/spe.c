@@ -2,14 +2,17 @@
 /*
  * Arm's Statistical Profiling Extension through the arm_spe PMU, as
  * stock 6.12's driver (drivers/perf/arm_spe_pmu.c) presents it: its
- * sysfs description and the rules event_init holds an event to.
+ * sysfs description, the rules event_init holds an event to, and the
+ * records a task's event leaves in its AUX area for a known loop.
  *
  * The CPU the cases are written for is our QEMU's spe=on (harness/
  * boot.sh's spe model: SPEv1p1, PMSIDR with the event, type and latency
  * filters, an interval of architected instructions of at least 256,
- * 12-bit latency counters, records of up to 64 bytes).  Where the
- * device tree describes SPE (/spe-pmu) the PMU must be there; skipped
- * where it does not: on x86_64, and on arm64 machines without it.
+ * 12-bit latency counters, records of up to 64 bytes; under -icount
+ * the operations it samples are exactly those the interval selects).
+ * Where the device tree describes SPE (/spe-pmu) the PMU must be
+ * there; skipped where it does not: on x86_64, and on arm64 machines
+ * without it.
  */
 #include "kselftest_harness.h"
 #include "perf_test.h"
@@ -135,6 +138,363 @@ TEST(spe_open_rules)
 	EXPECT_EQ(-EOPNOTSUPP, spe_try(type, 0, 1ULL << 19, 0, 0, 0, 0));
 	EXPECT_EQ(-EOPNOTSUPP, spe_try(type, 0, 0, 0, 1ULL << 3, 0, 0));
 	EXPECT_EQ(-EOPNOTSUPP, spe_try(type, 0, 0, 0, 1ULL << 2, 0, 0));
+}
+
+/*
+ * Sampling.  The loop below is three user instructions, a load from
+ * one word, a subtraction and a conditional branch back, so every
+ * operation it has is known: sampled every SPE_PERIOD (1024, one more
+ * than a multiple of three) operations without jitter, the samples go
+ * round its three instructions in turn, each load's record has the
+ * word's address, each branch's the load as its target (but the last,
+ * not taken), each carries the task's TID as its context, and no
+ * record is anything else.  Under our QEMU's -icount
+ * the interval is exact, so the counts below are too, give or take the
+ * user instructions around the loop.
+ */
+#define SPE_LOOPS	300000UL
+#define SPE_AUX_PAGES	64
+#define SPE_DATA_PAGES	8
+
+#ifdef __aarch64__
+extern const char spe_loop_ldr[], spe_loop_subs[], spe_loop_bne[];
+
+static unsigned long spe_word;
+
+static void __attribute__((noinline)) spe_loop(unsigned long n)
+{
+	unsigned long tmp;
+
+	asm volatile(".globl spe_loop_ldr, spe_loop_subs, spe_loop_bne\n"
+		     "spe_loop_ldr:	ldr %1, [%2]\n"
+		     "spe_loop_subs:	subs %0, %0, #1\n"
+		     "spe_loop_bne:	b.ne spe_loop_ldr\n"
+		     : "+r" (n), "=&r" (tmp) : "r" (&spe_word) : "cc", "memory");
+}
+#else
+static const char spe_loop_ldr[1], spe_loop_subs[1], spe_loop_bne[1];
+static unsigned long spe_word;
+static void spe_loop(unsigned long n) { (void)n; }
+#endif
+
+/* What a record says, as far as the cases look */
+struct spe_rec {
+	__u64 pc, va, target, ts;
+	int el, cls;
+	unsigned int type, events, context;
+	bool has_pc, has_va, has_target, has_ts, has_context;
+};
+
+struct spe_walk {
+	unsigned long records, bad, in_loop, outside;
+	unsigned long at[3];		/* loop records: ldr, subs, b.ne */
+	unsigned long wrong;		/* loop records that say otherwise */
+	unsigned long not_taken, bad_ts, not_el0;
+	unsigned long other_context;	/* loop records: not our TID */
+	unsigned int tid;
+	unsigned long loads, stores, branches, others;
+	__u64 last_ts;
+	char first_wrong[160];
+};
+
+static void spe_wrong(struct spe_walk *w, const struct spe_rec *r,
+		      const char *why)
+{
+	if (!w->wrong++)
+		snprintf(w->first_wrong, sizeof(w->first_wrong),
+			 "%s: pc %#llx class %d type %#x events %#x va %#llx target %#llx",
+			 why, (unsigned long long)r->pc, r->cls, r->type,
+			 r->events, (unsigned long long)r->va,
+			 (unsigned long long)r->target);
+}
+
+/* One whole record: what it says, checked against the loop */
+static void spe_record(struct spe_walk *w, const struct spe_rec *r)
+{
+	__u64 ldr = (unsigned long)spe_loop_ldr;
+	int i;
+
+	w->records++;
+	if (r->has_ts) {
+		if (r->ts < w->last_ts)
+			w->bad_ts++;
+		w->last_ts = r->ts;
+	}
+	if (r->cls == 1 && (r->type & 1))
+		w->stores++;
+	else if (r->cls == 1)
+		w->loads++;
+	else if (r->cls == 2)
+		w->branches++;
+	else
+		w->others++;
+	if (!r->has_pc || r->el != 0)
+		w->not_el0++;
+	if (r->pc == ldr) {
+		i = 0;
+	} else if (r->pc == (unsigned long)spe_loop_subs) {
+		i = 1;
+	} else if (r->pc == (unsigned long)spe_loop_bne) {
+		i = 2;
+	} else {
+		w->outside++;
+		return;
+	}
+	w->in_loop++;
+	w->at[i]++;
+	if (!r->has_context || r->context != w->tid)
+		w->other_context++;
+	/* Every one retired (events bit 1) */
+	if (!(r->events & 2))
+		spe_wrong(w, r, "not retired");
+	switch (i) {
+	case 0:	/* a general-purpose load of spe_word */
+		if (r->cls != 1 || (r->type & 0xff) != 0 || !r->has_va ||
+		    r->va != (unsigned long)&spe_word)
+			spe_wrong(w, r, "load");
+		break;
+	case 1:
+		if (r->cls != 0 || r->has_va || r->has_target)
+			spe_wrong(w, r, "subs");
+		break;
+	case 2:	/* conditional, direct; taken to the load but once */
+		if (r->cls != 2 || (r->type & 3) != 1)
+			spe_wrong(w, r, "branch type");
+		else if (r->events & (1 << 6))
+			w->not_taken++;
+		else if (!r->has_target || r->target != ldr)
+			spe_wrong(w, r, "branch target");
+		break;
+	}
+}
+
+/*
+ * Walk @len bytes of records as SPE's packets encode them (Arm ARM,
+ * "Statistical Profiling Extension packets"; the short headers SPEv1p1
+ * uses): padding, then each record's packets up to its end or
+ * timestamp packet.  A header the format does not have is counted bad
+ * and ends the walk.
+ */
+static void spe_walk(struct spe_walk *w, const unsigned char *buf,
+		     size_t len)
+{
+	struct spe_rec r = { 0 };
+	bool open = false;
+	size_t pos = 0;
+
+	while (pos < len) {
+		unsigned char h = buf[pos];
+		size_t size = 1U << ((h >> 4) & 3);
+		__u64 v = 0;
+		size_t i;
+
+		if (h == 0x00) {		/* padding */
+			pos++;
+			continue;
+		}
+		if (h == 0x01) {		/* end */
+			if (open)
+				spe_record(w, &r);
+			memset(&r, 0, sizeof(r));
+			open = false;
+			pos++;
+			continue;
+		}
+		if (!((h & 0xf8) == 0xb0 || (h & 0xf8) == 0x98 ||
+		      (h & 0xfc) == 0x64 || (h & 0xfc) == 0x48 ||
+		      (h & 0xcf) == 0x42 || (h & 0xcf) == 0x43 || h == 0x71)) {
+			w->bad++;
+			return;
+		}
+		if ((h & 0xfc) == 0x48)
+			size = 1;
+		if (pos + 1 + size > len) {
+			w->bad++;
+			return;
+		}
+		for (i = 0; i < size; i++)
+			v |= (__u64)buf[pos + 1 + i] << (8 * i);
+		pos += 1 + size;
+		open = true;
+		if (h == 0x71) {		/* timestamp: the record ends */
+			r.ts = v;
+			r.has_ts = true;
+			spe_record(w, &r);
+			memset(&r, 0, sizeof(r));
+			open = false;
+		} else if (h == 0xb0) {		/* PC, with its EL */
+			r.pc = v & ((1ULL << 56) - 1);
+			if ((v >> 61 & 3) && (v >> 63))
+				r.pc |= 0xffULL << 56;
+			r.el = v >> 61 & 3;
+			r.has_pc = true;
+		} else if (h == 0xb1) {		/* branch target */
+			r.target = v & ((1ULL << 56) - 1);
+			r.has_target = true;
+		} else if (h == 0xb2) {		/* data virtual address */
+			r.va = v & ((1ULL << 56) - 1);
+			r.has_va = true;
+		} else if ((h & 0xfc) == 0x48) {
+			r.cls = h & 3;
+			r.type = v;
+		} else if ((h & 0xcf) == 0x42) {
+			r.events = v;
+		} else if (h == 0x64) {		/* CONTEXTIDR_EL1 */
+			r.context = v;
+			r.has_context = true;
+		}
+	}
+}
+
+/*
+ * Sample the loop through a task's arm_spe event (user only, jitter
+ * off, @config's filters): its AUX area's records, walked.  Returns 0,
+ * or a message.
+ */
+static const char *spe_sample_loop(const char *name, __u64 config,
+				   struct spe_walk *w, unsigned long *aux_flags)
+{
+	struct perf_event_attr attr;
+	struct perf_rb rb;
+	unsigned char *aux;
+	long pg = page_sz();
+	size_t size = SPE_AUX_PAGES * pg;
+	union {
+		struct perf_event_header h;
+		struct {
+			struct perf_event_header h;
+			__u64 offset, size, flags;
+		} aux;
+		char raw[256];
+	} rec;
+	__u64 head;
+	int fd, type;
+
+	memset(w, 0, sizeof(*w));
+	w->tid = gettid();
+	*aux_flags = 0;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = pmu_type(name);
+	attr.config = config | 1;	/* ts_enable */
+	attr.sample_period = SPE_PERIOD;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return "perf_event_open";
+	if (perf_rb_map(&rb, fd, SPE_DATA_PAGES)) {
+		close(fd);
+		return "mmap of the data area";
+	}
+	rb.up->aux_offset = (1 + SPE_DATA_PAGES) * pg;
+	rb.up->aux_size = size;
+	aux = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   rb.up->aux_offset);
+	if (aux == MAP_FAILED) {
+		perf_rb_unmap(&rb);
+		close(fd);
+		return "mmap of the AUX area";
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	spe_loop(SPE_LOOPS);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+
+	head = __atomic_load_n(&rb.up->aux_head, __ATOMIC_ACQUIRE);
+	while ((type = perf_rb_next(&rb, &rec, sizeof(rec))) >= 0)
+		if (type == PERF_RECORD_AUX)
+			*aux_flags |= rec.aux.flags;
+	if (head > size)
+		head = size;	/* wrapped: cannot be, the cases fit */
+	spe_walk(w, aux, head);
+	munmap(aux, size);
+	perf_rb_unmap(&rb);
+	close(fd);
+	return NULL;
+}
+
+/*
+ * The loop sampled: every record decodes; the loop's records are its
+ * three instructions, a third each, with the load's data address and
+ * the branch's target; timestamps never go back; nothing was lost.
+ */
+TEST(spe_sampling)
+{
+	/* operations: the loop's, and no more than a few hundred around */
+	unsigned long ops = 3 * SPE_LOOPS, want = ops / SPE_PERIOD;
+	unsigned long flags, least;
+	struct spe_walk w;
+	const char *err;
+	char name[64];
+	int i;
+
+	SPE_REQUIRE(name);
+	err = spe_sample_loop(name, 0, &w, &flags);
+	ASSERT_EQ(NULL, err) TH_LOG("%s: %s", err, strerror(errno));
+	EXPECT_EQ(0, w.bad) TH_LOG("a packet SPE does not have");
+	EXPECT_EQ(0, flags & (PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_COLLISION))
+		TH_LOG("AUX flags %#lx", flags);
+	EXPECT_LE(want - 1, w.in_loop)
+		TH_LOG("%lu records in the loop of %lu (%lu outside)",
+		       w.in_loop, want, w.outside);
+	EXPECT_GE(want + 1, w.in_loop);
+	EXPECT_GE(2UL, w.outside) TH_LOG("%lu records outside the loop",
+					 w.outside);
+	for (least = w.at[0], i = 1; i < 3; i++)
+		least = w.at[i] < least ? w.at[i] : least;
+	EXPECT_GE(least + 2, w.in_loop / 3)
+		TH_LOG("ldr %lu, subs %lu, b.ne %lu of %lu", w.at[0], w.at[1],
+		       w.at[2], w.in_loop);
+	EXPECT_EQ(0, w.wrong) TH_LOG("%lu wrong, first %s", w.wrong,
+				     w.first_wrong);
+	EXPECT_GE(1UL, w.not_taken);
+	EXPECT_EQ(0, w.not_el0) TH_LOG("%lu records not at EL0", w.not_el0);
+	EXPECT_EQ(0, w.bad_ts);
+	/*
+	 * CONTEXTIDR_EL1 in each: the harness's arm64 config has
+	 * PID_IN_CONTEXTIDR, and for a privileged user the driver asks for
+	 * it (PMSCR_EL1.CX); our TID, as the kernel wrote it at the switch.
+	 */
+	if (geteuid() == 0)
+		EXPECT_EQ(0, w.other_context)
+			TH_LOG("%lu loop records without TID %u", w.other_context,
+			       w.tid);
+}
+
+/*
+ * PMSFCR_EL1's type filter as the driver programs it from
+ * load_filter (config:33) and branch_filter (config:32): only those
+ * operations' records, about as many as the loop has of them.
+ */
+TEST(spe_type_filter)
+{
+	unsigned long third = SPE_LOOPS / SPE_PERIOD;
+	struct spe_walk w;
+	unsigned long flags;
+	const char *err;
+	char name[64];
+
+	SPE_REQUIRE(name);
+	err = spe_sample_loop(name, 1ULL << 33, &w, &flags);
+	ASSERT_EQ(NULL, err) TH_LOG("%s: %s", err, strerror(errno));
+	EXPECT_EQ(0, w.bad);
+	EXPECT_EQ(w.records, w.loads)
+		TH_LOG("%lu records, %lu loads, %lu stores, %lu branches, %lu others",
+		       w.records, w.loads, w.stores, w.branches, w.others);
+	EXPECT_LE(third - 2, w.at[0]) TH_LOG("%lu loads in the loop",
+					     w.at[0]);
+	EXPECT_EQ(0, w.wrong) TH_LOG("%s", w.first_wrong);
+
+	err = spe_sample_loop(name, 1ULL << 32, &w, &flags);
+	ASSERT_EQ(NULL, err) TH_LOG("%s: %s", err, strerror(errno));
+	EXPECT_EQ(0, w.bad);
+	EXPECT_EQ(w.records, w.branches)
+		TH_LOG("%lu records, %lu loads, %lu stores, %lu branches, %lu others",
+		       w.records, w.loads, w.stores, w.branches, w.others);
+	EXPECT_LE(third - 2, w.at[2]) TH_LOG("%lu branches in the loop",
+					     w.at[2]);
+	EXPECT_EQ(0, w.wrong) TH_LOG("%s", w.first_wrong);
 }
 
 TEST_HARNESS_MAIN
