@@ -96,6 +96,10 @@ intel-lbr|intel-skl)
 	[ "$mode" = check ] && [[ " $tests " == *" lbr "* ]] &&
 		touch "$run/stage/suite/.perf-lbr" ;;
 esac
+# Where the CPU has SPE and spe is asked for, the perf tool's arm_spe
+# workflow runs after it (.perf-spe).
+[ "${PMU_MODEL:-none}" = spe ] && [ "$mode" = check ] &&
+	[[ " $tests " == *" spe "* ]] && touch "$run/stage/suite/.perf-spe"
 # On the hybrid model the workflows count on both PMUs (.perf-hybrid).
 [ "${PMU_MODEL:-none}" = intel-hybrid ] &&
 	touch "$run/stage/suite/.perf-hybrid"
