@@ -192,6 +192,8 @@ struct spe_walk {
 	unsigned long not_taken, bad_ts, not_el0;
 	unsigned long other_context;	/* loop records: not our TID */
 	unsigned int tid;
+	unsigned long aux_records;	/* PERF_RECORD_AUX in the data area */
+	__u64 aux_head;
 	unsigned long loads, stores, branches, others;
 	__u64 last_ts;
 	char first_wrong[160];
@@ -346,19 +348,27 @@ static void spe_walk(struct spe_walk *w, const unsigned char *buf,
 	}
 }
 
+/* How the loop is sampled: @config's filters, the AUX area's size */
+struct spe_run {
+	__u64 config;
+	size_t aux_pages;	/* 0: SPE_AUX_PAGES */
+	__u32 watermark;	/* attr.aux_watermark, 0: perf's default */
+};
+
 /*
  * Sample the loop through a task's arm_spe event (user only, jitter
- * off, @config's filters): its AUX area's records, walked.  Returns 0,
- * or a message.
+ * off, as @run says): its AUX area's records, walked, and the data
+ * area's PERF_RECORD_AUX records' flags and number.  Returns 0, or a
+ * message.
  */
-static const char *spe_sample_loop(const char *name, __u64 config,
-				   struct spe_walk *w, unsigned long *aux_flags)
+static const char *spe_sample_run(const char *name, const struct spe_run *run,
+				  struct spe_walk *w, unsigned long *aux_flags)
 {
 	struct perf_event_attr attr;
 	struct perf_rb rb;
 	unsigned char *aux;
 	long pg = page_sz();
-	size_t size = SPE_AUX_PAGES * pg;
+	size_t size = (run->aux_pages ?: SPE_AUX_PAGES) * pg;
 	union {
 		struct perf_event_header h;
 		struct {
@@ -376,7 +386,8 @@ static const char *spe_sample_loop(const char *name, __u64 config,
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.type = pmu_type(name);
-	attr.config = config | 1;	/* ts_enable */
+	attr.config = run->config | 1;	/* ts_enable */
+	attr.aux_watermark = run->watermark;
 	attr.sample_period = SPE_PERIOD;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
@@ -402,16 +413,28 @@ static const char *spe_sample_loop(const char *name, __u64 config,
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 
 	head = __atomic_load_n(&rb.up->aux_head, __ATOMIC_ACQUIRE);
-	while ((type = perf_rb_next(&rb, &rec, sizeof(rec))) >= 0)
-		if (type == PERF_RECORD_AUX)
-			*aux_flags |= rec.aux.flags;
+	while ((type = perf_rb_next(&rb, &rec, sizeof(rec))) >= 0) {
+		if (type != PERF_RECORD_AUX)
+			continue;
+		*aux_flags |= rec.aux.flags;
+		w->aux_records++;
+	}
+	w->aux_head = head;
 	if (head > size)
-		head = size;	/* wrapped: cannot be, the cases fit */
+		head = size;	/* a writable area: no wrap without reads */
 	spe_walk(w, aux, head);
 	munmap(aux, size);
 	perf_rb_unmap(&rb);
 	close(fd);
 	return NULL;
+}
+
+static const char *spe_sample_loop(const char *name, __u64 config,
+				   struct spe_walk *w, unsigned long *aux_flags)
+{
+	struct spe_run run = { .config = config };
+
+	return spe_sample_run(name, &run, w, aux_flags);
 }
 
 /*
@@ -494,6 +517,62 @@ TEST(spe_type_filter)
 		       w.records, w.loads, w.stores, w.branches, w.others);
 	EXPECT_LE(third - 2, w.at[2]) TH_LOG("%lu branches in the loop",
 					     w.at[2]);
+	EXPECT_EQ(0, w.wrong) TH_LOG("%s", w.first_wrong);
+}
+
+/*
+ * A wakeup every page (aux_watermark): the buffer stops at each page
+ * boundary with a buffer-full event, the driver hands what was written
+ * to perf and opens the next stretch, and not one record is lost or cut
+ * at the seams: the loop's records are exactly as without the stops.
+ */
+TEST(spe_watermark)
+{
+	unsigned long want = 3 * SPE_LOOPS / SPE_PERIOD, flags;
+	struct spe_run run = { .watermark = page_sz() };
+	struct spe_walk w;
+	const char *err;
+	char name[64];
+
+	SPE_REQUIRE(name);
+	err = spe_sample_run(name, &run, &w, &flags);
+	ASSERT_EQ(NULL, err) TH_LOG("%s: %s", err, strerror(errno));
+	EXPECT_EQ(0, w.bad) TH_LOG("a packet SPE does not have");
+	EXPECT_EQ(0, flags & (PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL))
+		TH_LOG("AUX flags %#lx", flags);
+	/* a record per page of data, near enough */
+	EXPECT_LE(w.aux_head / page_sz(), w.aux_records)
+		TH_LOG("%lu AUX records for %llu bytes", w.aux_records,
+		       (unsigned long long)w.aux_head);
+	EXPECT_LE(want - 1, w.in_loop) TH_LOG("%lu of %lu", w.in_loop, want);
+	EXPECT_GE(want + 1, w.in_loop);
+	EXPECT_EQ(0, w.wrong) TH_LOG("%s", w.first_wrong);
+}
+
+/*
+ * An AUX area two pages long that nobody reads: the records that fit,
+ * whole and decodable, then truncation (PERF_AUX_FLAG_TRUNCATED), and
+ * no byte written past the area.
+ */
+TEST(spe_truncated)
+{
+	struct spe_run run = { .aux_pages = 2 };
+	unsigned long flags;
+	struct spe_walk w;
+	const char *err;
+	char name[64];
+
+	SPE_REQUIRE(name);
+	err = spe_sample_run(name, &run, &w, &flags);
+	ASSERT_EQ(NULL, err) TH_LOG("%s: %s", err, strerror(errno));
+	EXPECT_EQ(0, w.bad) TH_LOG("a packet SPE does not have");
+	EXPECT_NE(0, flags & PERF_AUX_FLAG_TRUNCATED)
+		TH_LOG("AUX flags %#lx", flags);
+	EXPECT_GE(2 * page_sz(), (long)w.aux_head);
+	/* a page at least, each record about 50 bytes */
+	EXPECT_LE(page_sz() / 64, (long)w.records)
+		TH_LOG("%lu records in %llu bytes", w.records,
+		       (unsigned long long)w.aux_head);
 	EXPECT_EQ(0, w.wrong) TH_LOG("%s", w.first_wrong);
 }
 
