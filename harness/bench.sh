@@ -17,8 +17,9 @@
 # gives them per operation, ours beside stock (bench.c's BENCHPMU lines).
 #
 # BENCH selects what runs: benchmark names (bench.c's), hw (the hw_ ones,
-# hardware events), lbr (the lbr_ and pebs_ ones, branch records and
-# precise samples) or sw (all the others); every group by default.
+# hardware events), lbr (the lbr_, pebs_ and spe_ ones, branch records,
+# precise samples and SPE) or sw (all the others); every group by
+# default.
 # Scenarios without the hardware they need (no PMU, or a kernel without
 # a counter driver for it) show n/a and fail nothing.
 . "$(dirname "$0")/lib.sh"
@@ -32,11 +33,12 @@ sel=${BENCH:-sw hw lbr}
 # so the software figures stay comparable with earlier runs.  The branch
 # record and precise-sample ones ("lbr") boot intel-lbr, whose
 # Architectural LBR and PEBS they need.
-# arm64's PMUv3 always counts: one boot runs both.
+# arm64's PMUv3 always counts: one boot runs both; its "lbr" group
+# (SPE's samples) boots the spe model.
 boots_for() {
 	case "$1" in
 	x86_64) echo "none:sw intel:hw intel-lbr:lbr" ;;
-	arm64) echo "none:sw,hw" ;;
+	arm64) echo "none:sw,hw spe:lbr" ;;
 	esac
 }
 # The part of $sel that a boot running groups $1 (comma separated) runs.
@@ -45,7 +47,7 @@ pick() {
 	for w in $sel; do
 		case "$w" in
 		hw|hw_*) g=hw ;;
-		lbr|lbr_*|pebs_*) g=lbr ;;
+		lbr|lbr_*|pebs_*|spe_*) g=lbr ;;
 		*) g=sw ;;
 		esac
 		[[ ",$1," == *",$g,"* ]] && out+=" $w"

@@ -26,8 +26,9 @@
  * stderr, and is not a failure.
  *
  * Arguments select what runs: a benchmark's name, "hw" (every hw_
- * benchmark: hardware events), "lbr" (every lbr_ and pebs_ one: branch
- * records and precise samples, which need the same PMU model) or "sw"
+ * benchmark: hardware events), "lbr" (every lbr_, pebs_ and spe_ one:
+ * branch records, precise samples and SPE, which need a PMU model with
+ * them) or "sw"
  * (all the others); none runs all.
  * BENCH_MS (environment) sets the time each benchmark aims to measure for
  * (default 200 ms).
@@ -1294,6 +1295,136 @@ static double run_hw_sample_pmi(long n, long arg)
 	return with > base ? (with - base) * n / tally.samples : 0;
 }
 
+/*
+ * The Statistical Profiling Extension (arm64, make bench's spe boot):
+ * what perf costs per SPE sample.  A user loop sampled by an arm_spe
+ * event every SPE_BENCH_PERIOD instructions, its AUX area read as it
+ * fills, with a wakeup every page (aux_watermark), so that the buffer
+ * stops at each page boundary and the driver hands the page to perf
+ * and opens the next stretch: time with the event minus time without,
+ * per record found in the area.  Our QEMU's model writes a record in no
+ * guest time, so the figure is the driver's and the core's work, the
+ * buffer interrupt and its AUX records, spread over the page's records.
+ */
+#define SPE_BENCH_PERIOD	1024
+#define SPE_BENCH_CHUNK		256	/* samples between reads */
+#define SPE_BENCH_AUX_PAGES	64
+#define SPE_BENCH_DATA_PAGES	8
+
+/*
+ * Records between @tail and @head of @size-byte @aux (free running,
+ * wrapping): SPE's packets walked as their headers give their sizes, a
+ * record ending at an end or timestamp packet.  -1 on a header SPE
+ * does not have.
+ */
+static long spe_count_records(const unsigned char *aux, __u64 size,
+			      __u64 tail, __u64 head)
+{
+	long records = 0;
+
+	while (tail < head) {
+		unsigned char h = aux[tail % size];
+		unsigned int len = 1U << ((h >> 4) & 3);
+
+		if (h == 0x00) {		/* padding */
+			tail++;
+			continue;
+		}
+		if (h == 0x01) {		/* end */
+			records++;
+			tail++;
+			continue;
+		}
+		if ((h & 0xfc) == 0x48)		/* operation type */
+			len = 1;
+		else if (!((h & 0xf8) == 0xb0 || (h & 0xf8) == 0x98 ||
+			   (h & 0xfc) == 0x64 || (h & 0xcf) == 0x42 ||
+			   (h & 0xcf) == 0x43 || h == 0x71))
+			return -1;
+		if (h == 0x71)			/* timestamp: the end */
+			records++;
+		tail += 1 + len;
+	}
+	return records;
+}
+
+static double run_spe_sample(long n, long arg)
+{
+	const unsigned long loop = SPE_BENCH_CHUNK * SPE_BENCH_PERIOD / LOOP_K;
+	const size_t aux_size = SPE_BENCH_AUX_PAGES * page_size;
+	struct perf_event_mmap_page *mp;
+	struct perf_event_attr attr;
+	long c, chunks = (n + SPE_BENCH_CHUNK - 1) / SPE_BENCH_CHUNK;
+	long records = 0, r;
+	double base = 0, with = 0;
+	unsigned char *aux;
+	char name[64];
+	__u64 t0, tail = 0, head;
+	int fd;
+
+	if (find_pmu_named("arm_spe_", name, sizeof(name)))
+		return not_available("no arm_spe PMU", 0);
+	for (c = 0; c < chunks; c++) {
+		t0 = now_ns();
+		hwc_loop(loop);
+		base += now_ns() - t0;
+	}
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = pmu_type(name);
+	attr.config = 1;			/* ts_enable */
+	attr.sample_period = SPE_BENCH_PERIOD;
+	attr.aux_watermark = page_size;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0)
+		die("perf_event_open (spe_sample)");
+	mp = perf_rb_mmap(fd, SPE_BENCH_DATA_PAGES, PROT_READ | PROT_WRITE);
+	if (!mp)
+		die("mmap (spe_sample data area)");
+	mp->aux_offset = (1 + SPE_BENCH_DATA_PAGES) * page_size;
+	mp->aux_size = aux_size;
+	aux = mmap(NULL, aux_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   mp->aux_offset);
+	if (aux == MAP_FAILED)
+		die("mmap (spe_sample AUX area)");
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (c = 0; c < chunks; c++) {
+		t0 = span_begin();
+		hwc_loop(loop);
+		with += span_end() - t0;
+		/* Read what is there and hand it back, as perf would. */
+		head = __atomic_load_n(&mp->aux_head, __ATOMIC_ACQUIRE);
+		r = spe_count_records(aux, aux_size, tail, head);
+		if (r < 0) {
+			fprintf(stderr, "bench: spe_sample: a packet SPE does not have\n");
+			records = -1;
+			break;
+		}
+		records += r;
+		tail = head;
+		__atomic_store_n(&mp->aux_tail, tail, __ATOMIC_RELEASE);
+		/* The data area's PERF_RECORD_AUX records: nothing to keep */
+		__atomic_store_n(&mp->data_tail,
+				 __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	munmap(aux, aux_size);
+	munmap(mp, (1 + SPE_BENCH_DATA_PAGES) * page_size);
+	close(fd);
+
+	if (records <= 0) {
+		fprintf(stderr, "bench: spe_sample: no records\n");
+		return -1;
+	}
+	/* Per sample, in measure()'s terms of n operations. */
+	return with > base ? (with - base) * n / records : 0;
+}
+
 /* ---- driver ----------------------------------------------------------- */
 
 enum kind { NS_PER_OP, MB_PER_S };
@@ -1351,6 +1482,8 @@ static const struct bench {
 	/* Precise samples (the "lbr" group's boot): on a PMU with PEBS. */
 	{ "pebs_sample_pmi",	run_hw_sample_pmi, SAMPLE_PEBS, PMI_CHUNK, NS_PER_OP, NULL },
 	{ "pebs_sample_large",	run_hw_sample_pmi, SAMPLE_LARGE, PMI_CHUNK, NS_PER_OP, NULL },
+	/* Statistical profiling (the "lbr" group's boot on arm64). */
+	{ "spe_sample",		run_spe_sample,		0,	SPE_BENCH_CHUNK, NS_PER_OP, NULL },
 };
 
 /* Whether b is the baseline of one of the nb benchmarks. */
@@ -1418,7 +1551,8 @@ static const char *group_of(const char *name)
 {
 	if (!strncmp(name, "hw_", 3))
 		return "hw";
-	if (!strncmp(name, "lbr_", 4) || !strncmp(name, "pebs_", 5))
+	if (!strncmp(name, "lbr_", 4) || !strncmp(name, "pebs_", 5) ||
+	    !strncmp(name, "spe_", 4))
 		return "lbr";
 	return "sw";
 }
