@@ -1324,24 +1324,11 @@ static long spe_count_records(const unsigned char *aux, __u64 size,
 
 	while (tail < head) {
 		unsigned char h = aux[tail % size];
-		unsigned int len = 1U << ((h >> 4) & 3);
+		int len = spe_payload_size(h);
 
-		if (h == 0x00) {		/* padding */
-			tail++;
-			continue;
-		}
-		if (h == 0x01) {		/* end */
-			records++;
-			tail++;
-			continue;
-		}
-		if ((h & 0xfc) == 0x48)		/* operation type */
-			len = 1;
-		else if (!((h & 0xf8) == 0xb0 || (h & 0xf8) == 0x98 ||
-			   (h & 0xfc) == 0x64 || (h & 0xcf) == 0x42 ||
-			   (h & 0xcf) == 0x43 || h == 0x71))
+		if (len < 0)
 			return -1;
-		if (h == 0x71)			/* timestamp: the end */
+		if (h == 0x01 || h == 0x71)	/* a record's last packet */
 			records++;
 		tail += 1 + len;
 	}
@@ -1370,15 +1357,8 @@ static double run_spe_sample(long n, long arg)
 		base += now_ns() - t0;
 	}
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = pmu_type(name);
-	attr.config = 1;			/* ts_enable */
-	attr.sample_period = SPE_BENCH_PERIOD;
+	attr_arm_spe(&attr, pmu_type(name), 0, SPE_BENCH_PERIOD);
 	attr.aux_watermark = page_size;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	attr.disabled = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	if (fd < 0)
 		die("perf_event_open (spe_sample)");

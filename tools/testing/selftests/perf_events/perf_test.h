@@ -496,4 +496,45 @@ static inline int perf_rb_next(struct perf_rb *rb, void *buf, size_t len)
 	return type;
 }
 
+/*
+ * Arm SPE.  A task's user-only arm_spe event of PMU @type, disabled,
+ * with timestamps (ts_enable) and @config's other fields, sampling
+ * every @period operations.
+ */
+static inline void attr_arm_spe(struct perf_event_attr *attr, int type,
+				__u64 config, __u64 period)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config | 1;
+	attr->sample_period = period;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+	attr->disabled = 1;
+}
+
+/*
+ * The payload bytes after an SPE packet's short header @h (the packets
+ * SPEv1p1 writes: Arm ARM, "Statistical Profiling Extension packets"):
+ * 0 for padding (0x00) and the end packet (0x01), -1 for a header the
+ * format does not have.  A record ends at an end or timestamp (0x71)
+ * packet.
+ */
+static inline int spe_payload_size(unsigned char h)
+{
+	if (h == 0x00 || h == 0x01)
+		return 0;
+	if ((h & 0xfc) == 0x48)			/* operation type */
+		return 1;
+	if ((h & 0xf8) == 0xb0 ||		/* address */
+	    (h & 0xf8) == 0x98 ||		/* counter */
+	    (h & 0xfc) == 0x64 ||		/* context */
+	    (h & 0xcf) == 0x42 ||		/* events */
+	    (h & 0xcf) == 0x43 ||		/* data source */
+	    h == 0x71)				/* timestamp */
+		return 1 << ((h >> 4) & 3);
+	return -1;
+}
+
 #endif /* PERF_TEST_H */

@@ -286,10 +286,14 @@ static void spe_walk(struct spe_walk *w, const unsigned char *buf,
 
 	while (pos < len) {
 		unsigned char h = buf[pos];
-		size_t size = 1U << ((h >> 4) & 3);
+		int size = spe_payload_size(h);
 		__u64 v = 0;
-		size_t i;
+		int i;
 
+		if (size < 0) {
+			w->bad++;
+			return;
+		}
 		if (h == 0x00) {		/* padding */
 			pos++;
 			continue;
@@ -302,14 +306,6 @@ static void spe_walk(struct spe_walk *w, const unsigned char *buf,
 			pos++;
 			continue;
 		}
-		if (!((h & 0xf8) == 0xb0 || (h & 0xf8) == 0x98 ||
-		      (h & 0xfc) == 0x64 || (h & 0xfc) == 0x48 ||
-		      (h & 0xcf) == 0x42 || (h & 0xcf) == 0x43 || h == 0x71)) {
-			w->bad++;
-			return;
-		}
-		if ((h & 0xfc) == 0x48)
-			size = 1;
 		if (pos + 1 + size > len) {
 			w->bad++;
 			return;
@@ -383,15 +379,8 @@ static const char *spe_sample_run(const char *name, const struct spe_run *run,
 	memset(w, 0, sizeof(*w));
 	w->tid = gettid();
 	*aux_flags = 0;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = pmu_type(name);
-	attr.config = run->config | 1;	/* ts_enable */
+	attr_arm_spe(&attr, pmu_type(name), run->config, SPE_PERIOD);
 	attr.aux_watermark = run->watermark;
-	attr.sample_period = SPE_PERIOD;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
-	attr.disabled = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	if (fd < 0)
 		return "perf_event_open";
@@ -486,38 +475,43 @@ TEST(spe_sampling)
 }
 
 /*
+ * The loop sampled with only the records of one class kept (@config's
+ * filter): all the records are of @cls, about a third of the loop's
+ * at its instruction @at.
+ */
+static void spe_filter_case(struct __test_metadata *_metadata,
+			    const char *name, __u64 config, int cls, int at)
+{
+	static const char *const what[] = { "others", "loads", "branches" };
+	unsigned long third = SPE_LOOPS / SPE_PERIOD, flags, of_cls;
+	struct spe_walk w;
+	const char *err;
+
+	err = spe_sample_loop(name, config, &w, &flags);
+	ASSERT_EQ(NULL, err) TH_LOG("%s: %s", err, strerror(errno));
+	EXPECT_EQ(0, w.bad);
+	of_cls = cls == 1 ? w.loads : cls == 2 ? w.branches : w.others;
+	EXPECT_EQ(w.records, of_cls)
+		TH_LOG("%s only: %lu records, %lu loads, %lu stores, %lu branches, %lu others",
+		       what[cls], w.records, w.loads, w.stores, w.branches,
+		       w.others);
+	EXPECT_LE(third - 2, w.at[at]) TH_LOG("%lu %s in the loop",
+					      w.at[at], what[cls]);
+	EXPECT_EQ(0, w.wrong) TH_LOG("%s", w.first_wrong);
+}
+
+/*
  * PMSFCR_EL1's type filter as the driver programs it from
  * load_filter (config:33) and branch_filter (config:32): only those
  * operations' records, about as many as the loop has of them.
  */
 TEST(spe_type_filter)
 {
-	unsigned long third = SPE_LOOPS / SPE_PERIOD;
-	struct spe_walk w;
-	unsigned long flags;
-	const char *err;
 	char name[64];
 
 	SPE_REQUIRE(name);
-	err = spe_sample_loop(name, 1ULL << 33, &w, &flags);
-	ASSERT_EQ(NULL, err) TH_LOG("%s: %s", err, strerror(errno));
-	EXPECT_EQ(0, w.bad);
-	EXPECT_EQ(w.records, w.loads)
-		TH_LOG("%lu records, %lu loads, %lu stores, %lu branches, %lu others",
-		       w.records, w.loads, w.stores, w.branches, w.others);
-	EXPECT_LE(third - 2, w.at[0]) TH_LOG("%lu loads in the loop",
-					     w.at[0]);
-	EXPECT_EQ(0, w.wrong) TH_LOG("%s", w.first_wrong);
-
-	err = spe_sample_loop(name, 1ULL << 32, &w, &flags);
-	ASSERT_EQ(NULL, err) TH_LOG("%s: %s", err, strerror(errno));
-	EXPECT_EQ(0, w.bad);
-	EXPECT_EQ(w.records, w.branches)
-		TH_LOG("%lu records, %lu loads, %lu stores, %lu branches, %lu others",
-		       w.records, w.loads, w.stores, w.branches, w.others);
-	EXPECT_LE(third - 2, w.at[2]) TH_LOG("%lu branches in the loop",
-					     w.at[2]);
-	EXPECT_EQ(0, w.wrong) TH_LOG("%s", w.first_wrong);
+	spe_filter_case(_metadata, name, 1ULL << 33, 1, 0);
+	spe_filter_case(_metadata, name, 1ULL << 32, 2, 2);
 }
 
 /*
