@@ -27,16 +27,20 @@
  *
  * Lifetime: struct perf_aux_area holds a reference on its buffer and
  * has one of its own for being mapped plus one per open handle.  The
- * last AUX mapping going unpublishes it (rb->aux = NULL), waits for RCU
- * so that no perf_aux_output_begin() still holds the old pointer, and
- * drops the mapping's reference.  A PMU with a handle still open keeps
- * writing into pages nobody maps any more until its perf_aux_output_end(),
- * which commits nothing (the area is no longer the buffer's) and frees
- * it.  That end may run in an NMI, and a PMU's free_aux() may sleep
- * (vunmap()), so a free from a handle goes through an irq_work and a
- * work item; the unmap's own free is immediate.
- * Upstream instead stops every writer with cross-calls before the unmap
- * returns; this way the mmap path need not find other CPUs' events.
+ * last AUX mapping going unpublishes it (rb->aux = NULL) and drops the
+ * mapping's reference.  A PMU with a handle still open keeps writing
+ * into pages nobody maps any more until its perf_aux_output_end(),
+ * which commits nothing (the area is no longer the buffer's) and drops
+ * the last reference.  perf_aux_output_begin() finds the area under RCU
+ * before it takes its reference, so the area is freed only after a
+ * grace period, and from a work item, since a PMU's free_aux() may
+ * sleep (vunmap()): queue_rcu_work(), reached through an irq_work where
+ * the last reference went in an NMI.  The unmap itself does not wait
+ * for the grace period (it did, and every munmap of an AUX area took a
+ * few ticks: a profiler's exit, and each of make bench's spe_sample
+ * runs, paid it).  Upstream instead stops every writer with cross-calls
+ * before the unmap returns; this way the mmap path need not find other
+ * CPUs' events.
  *
  * Locking: rb->aux_mutex serialises creating the area and counting its
  * mappings (@mmap_count), inside the mapping event's mmap_mutex.  The
@@ -66,7 +70,7 @@
  * @free_aux: the PMU's release of @priv
  * @priv: what the PMU's setup_aux() made of the pages
  * @free_irq_work: the hop out of NMI for a free that cannot happen there
- * @free_work: where such a free happens
+ * @free_rwork: where the free happens, a grace period after the last put
  * @nr_pages: pages in @pages (while allocating: how many so far)
  * @pages: the pages' kernel addresses
  */
@@ -83,7 +87,7 @@ struct perf_aux_area {
 	void			(*free_aux)(void *priv);
 	void			*priv;
 	struct irq_work		free_irq_work;
-	struct work_struct	free_work;
+	struct rcu_work		free_rwork;
 	unsigned long		nr_pages;
 	void			*pages[];
 };
@@ -201,20 +205,25 @@ static void aux_free(struct perf_aux_area *aux)
 
 static void aux_free_work(struct work_struct *work)
 {
-	aux_free(container_of(work, struct perf_aux_area, free_work));
+	aux_free(container_of(to_rcu_work(work), struct perf_aux_area,
+			      free_rwork));
+}
+
+/* Free @aux once no perf_aux_output_begin() can still be looking at it */
+static void aux_free_after_rcu(struct perf_aux_area *aux)
+{
+	queue_rcu_work(system_wq, &aux->free_rwork);
 }
 
 static void aux_free_irq_work(struct irq_work *work)
 {
-	struct perf_aux_area *aux;
-
-	aux = container_of(work, struct perf_aux_area, free_irq_work);
-	schedule_work(&aux->free_work);
+	aux_free_after_rcu(container_of(work, struct perf_aux_area,
+					free_irq_work));
 }
 
 /*
  * Drop a PMU handle's reference, from its start, stop or interrupt
- * (interrupts off, maybe an NMI): the last one frees from a work item.
+ * (interrupts off, maybe an NMI): the last one frees, out of the NMI.
  */
 static void aux_put(struct perf_aux_area *aux)
 {
@@ -222,12 +231,11 @@ static void aux_put(struct perf_aux_area *aux)
 		irq_work_queue(&aux->free_irq_work);
 }
 
-/* Drop a reference where sleeping is fine: the last one frees now. */
+/* Drop a reference in task context: the last one frees after RCU. */
 static void aux_put_sleepable(struct perf_aux_area *aux)
 {
-	might_sleep();
 	if (refcount_dec_and_test(&aux->refs))
-		aux_free(aux);
+		aux_free_after_rcu(aux);
 }
 
 /*
@@ -273,7 +281,7 @@ static struct perf_aux_area *aux_alloc(struct perf_buffer *rb,
 					    overwrite);
 	aux->free_aux = event->pmu->free_aux;
 	init_irq_work(&aux->free_irq_work, aux_free_irq_work);
-	INIT_WORK(&aux->free_work, aux_free_work);
+	INIT_RCU_WORK(&aux->free_rwork, aux_free_work);
 
 	ret = perf_rb_charge(vma, nr_pages, &aux->charge);
 	if (!ret)
@@ -332,8 +340,11 @@ int perf_aux_create(struct perf_buffer *rb, struct perf_event *event,
 
 	ret = aux_map_pages(vma, aux);
 	if (ret) {
-		if (created)
+		if (created) {
+			/* The locked memory is back now, the pages later. */
+			perf_rb_uncharge(&aux->charge);
 			aux_put_sleepable(aux);
+		}
 		goto unlock;
 	}
 	aux->mmap_count++;
@@ -384,8 +395,7 @@ void perf_aux_mapping_closed(struct perf_buffer *rb)
 	RCU_INIT_POINTER(rb->aux, NULL);
 	mutex_unlock(&rb->aux_mutex);
 
-	/* Handles are opened under RCU (interrupts off): wait those out. */
-	synchronize_rcu();
+	/* A handle opening now may still take a reference: the free waits. */
 	perf_rb_uncharge(&aux->charge);
 	aux_put_sleepable(aux);
 }
