@@ -51,8 +51,13 @@ def run(out, arch, kernel, script):
                KERNEL_APPEND='nokaslr',
                QEMU_EXTRA='-monitor unix:%s,server,nowait -D %s -dfilter %s'
                % (sock, os.path.join(out, 'qemu.log'), dfilter))
-    latest = os.path.join(root, 'build', 'logs',
-                          '%s-%s-script-latest' % (arch, kernel))
+    # boot.sh's run tag: arch, kernel, -debug, -<PMU_MODEL>, mode
+    tag = '%s-%s' % (arch, kernel)
+    if os.environ.get('DEBUG') == '1':
+        tag += '-debug'
+    if os.environ.get('PMU_MODEL', 'none') != 'none':
+        tag += '-' + os.environ['PMU_MODEL']
+    latest = os.path.join(root, 'build', 'logs', tag + '-script-latest')
     t0 = time.time()
     boot = subprocess.Popen(['bash', 'harness/boot.sh', 'script'], cwd=root,
                             env=env)
