@@ -34,6 +34,9 @@ dbg=; [ "$DEBUG" = 1 ] && dbg=-debug
 if [ "$ARCH" = x86_64 ]; then
 	: "${PMU_MODEL:=$([ "$mode" = run ] && echo intel-lbr || echo none)}"
 fi
+# make run on arm64 profiles on the CPU with SPE too (an arm_spe profile
+# beside the PMUv3 ones).
+[ "$ARCH" = arm64 ] && [ "$mode" = run ] && : "${PMU_MODEL:=spe}"
 : "${PMU_MODEL:=none}"
 [ "$PMU_MODEL" = none ] || dbg=$dbg-$PMU_MODEL
 tag=$ARCH-$KERNEL$dbg-$mode
