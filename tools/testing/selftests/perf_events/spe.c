@@ -418,12 +418,18 @@ static const char *spe_sample_run(const char *name, const struct spe_run *run,
 	return NULL;
 }
 
-static const char *spe_sample_loop(const char *name, __u64 config,
-				   struct spe_walk *w, unsigned long *aux_flags)
+/*
+ * spe_sample_run() in a case: the run must work and every packet of its
+ * AUX area decode (no header SPE does not have).
+ */
+static void spe_sample_checked(struct __test_metadata *_metadata,
+			       const char *name, const struct spe_run *run,
+			       struct spe_walk *w, unsigned long *aux_flags)
 {
-	struct spe_run run = { .config = config };
+	const char *err = spe_sample_run(name, run, w, aux_flags);
 
-	return spe_sample_run(name, &run, w, aux_flags);
+	ASSERT_EQ(NULL, err) TH_LOG("%s: %s", err, strerror(errno));
+	EXPECT_EQ(0, w->bad) TH_LOG("a packet SPE does not have");
 }
 
 /*
@@ -435,16 +441,14 @@ TEST(spe_sampling)
 {
 	/* operations: the loop's, and no more than a few hundred around */
 	unsigned long ops = 3 * SPE_LOOPS, want = ops / SPE_PERIOD;
+	struct spe_run run = { };
 	unsigned long flags, least;
 	struct spe_walk w;
-	const char *err;
 	char name[64];
 	int i;
 
 	SPE_REQUIRE(name);
-	err = spe_sample_loop(name, 0, &w, &flags);
-	ASSERT_EQ(NULL, err) TH_LOG("%s: %s", err, strerror(errno));
-	EXPECT_EQ(0, w.bad) TH_LOG("a packet SPE does not have");
+	spe_sample_checked(_metadata, name, &run, &w, &flags);
 	EXPECT_EQ(0, flags & (PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_COLLISION))
 		TH_LOG("AUX flags %#lx", flags);
 	EXPECT_LE(want - 1, w.in_loop)
@@ -484,12 +488,10 @@ static void spe_filter_case(struct __test_metadata *_metadata,
 {
 	static const char *const what[] = { "others", "loads", "branches" };
 	unsigned long third = SPE_LOOPS / SPE_PERIOD, flags, of_cls;
+	struct spe_run run = { .config = config };
 	struct spe_walk w;
-	const char *err;
 
-	err = spe_sample_loop(name, config, &w, &flags);
-	ASSERT_EQ(NULL, err) TH_LOG("%s: %s", err, strerror(errno));
-	EXPECT_EQ(0, w.bad);
+	spe_sample_checked(_metadata, name, &run, &w, &flags);
 	of_cls = cls == 1 ? w.loads : cls == 2 ? w.branches : w.others;
 	EXPECT_EQ(w.records, of_cls)
 		TH_LOG("%s only: %lu records, %lu loads, %lu stores, %lu branches, %lu others",
@@ -525,13 +527,10 @@ TEST(spe_watermark)
 	unsigned long want = 3 * SPE_LOOPS / SPE_PERIOD, flags;
 	struct spe_run run = { .watermark = page_sz() };
 	struct spe_walk w;
-	const char *err;
 	char name[64];
 
 	SPE_REQUIRE(name);
-	err = spe_sample_run(name, &run, &w, &flags);
-	ASSERT_EQ(NULL, err) TH_LOG("%s: %s", err, strerror(errno));
-	EXPECT_EQ(0, w.bad) TH_LOG("a packet SPE does not have");
+	spe_sample_checked(_metadata, name, &run, &w, &flags);
 	EXPECT_EQ(0, flags & (PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL))
 		TH_LOG("AUX flags %#lx", flags);
 	/* a record per page of data, near enough */
@@ -553,13 +552,10 @@ TEST(spe_truncated)
 	struct spe_run run = { .aux_pages = 2 };
 	unsigned long flags;
 	struct spe_walk w;
-	const char *err;
 	char name[64];
 
 	SPE_REQUIRE(name);
-	err = spe_sample_run(name, &run, &w, &flags);
-	ASSERT_EQ(NULL, err) TH_LOG("%s: %s", err, strerror(errno));
-	EXPECT_EQ(0, w.bad) TH_LOG("a packet SPE does not have");
+	spe_sample_checked(_metadata, name, &run, &w, &flags);
 	EXPECT_NE(0, flags & PERF_AUX_FLAG_TRUNCATED)
 		TH_LOG("AUX flags %#lx", flags);
 	EXPECT_GE(2 * page_sz(), (long)w.aux_head);
