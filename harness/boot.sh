@@ -322,16 +322,19 @@ arm64)
 	# cycles, about two seconds of the 1 GHz clock) and pseudo-NMIs;
 	# no INST_RETIRED there, and nothing exact.  perfcore.true_smp=1
 	# tells the cases written for it (share.c) where they are.
-	# spe: -cpu max with our model of the Statistical Profiling
+	# spe: -cpu max with our models of the Statistical Profiling
 	# Extension (spe=on: SPEv1p1, its interrupt as PPI 5 in the device
-	# tree; sampling architected instructions exactly under -icount).
+	# tree; sampling architected instructions exactly under -icount)
+	# and of the Branch Record Buffer Extension (brbe=on: 64 records;
+	# perfcore.brbe=64 tells the suite, since no kernel file does).
 	machine=virt cpu=max firmware=() timing=(-icount "$icount")
 	case "${PMU_MODEL:-none}" in
 	none) ;;
 	nmi)	machine=virt,gic-version=3
 		append+=" irqchip.gicv3_pseudo_nmi=1" ;;
 	a72)	cpu=cortex-a72 ;;
-	spe)	cpu=max,spe=on ;;
+	spe)	cpu=max,spe=on,brbe=on
+		append+=" perfcore.brbe=64" ;;
 	acpi)	firmware=(-bios /usr/share/qemu-efi-aarch64/QEMU_EFI.fd)
 		append+=" acpi=force" ;;
 	smp)	machine=virt,gic-version=3 cpu=cortex-a72
