@@ -2,6 +2,7 @@
 #
 #   make run     [ARCH=x86_64|arm64] [KERNEL=ours|stock]
 #   make check   [ARCH=x86_64|arm64] [KERNEL=ours|stock] [DEBUG=1] [TESTS="attr read"]
+#   make check   KERNEL=mainline [TESTS=...]   arm64 only: upstream 7.3, the BRBE oracle
 #   make bench   [ARCH=x86_64|arm64] [BENCH="hw"|"sw"|names]
 #   make compat  [ARCH=x86_64|arm64]     distribution-like build, stock and ours
 #   make compat-files [ARCH=...]         Debian's configs, file by file
@@ -10,11 +11,12 @@
 #   make patches
 #   make deps | kernel | suite | clean | distclean
 #
-# Without ARCH, run, check and bench do both arches.  QEMU=debian boots
+# Without ARCH, run, check and bench do both arches (KERNEL=mainline:
+# arm64 alone, the only arch it is built for).  QEMU=debian boots
 # Debian's packaged QEMU instead of ours (harness/qemu.sh).
 
-ARCHES	:= $(if $(ARCH),$(ARCH),x86_64 arm64)
 KERNEL	?= ours
+ARCHES	:= $(if $(ARCH),$(ARCH),$(if $(filter mainline,$(KERNEL)),arm64,x86_64 arm64))
 DEBUG	?= 0
 export KERNEL DEBUG TESTS BENCH
 

@@ -353,7 +353,7 @@ qemu+=(-nic none)
 [ -n "${QEMU_EXTRA:-}" ] && read -r -a extra <<<"$QEMU_EXTRA" && qemu+=("${extra[@]}")
 
 {
-	echo "perfcore: linux $(cat "$BUILD/base-version") kernel=$KERNEL arch=$ARCH debug=$DEBUG profile=$PROFILE mode=$mode"
+	echo "perfcore: linux $(version_line "$KERNEL") kernel=$KERNEL arch=$ARCH debug=$DEBUG profile=$PROFILE mode=$mode"
 	echo "perfcore: ${qemu[*]} -kernel $image"
 } > "$run/console.log"
 log "booting $tag (limit ${limit}s), log: $run/console.log"

@@ -18,7 +18,10 @@ for arch in "$@"; do
 	f=$((f + $(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")))
 	s=$((s + $(sed -E 's/.* ([0-9]+) skipped.*/\1/' <<<"$line")))
 done
+# The version of the tree that was built: the base tree's, or for
+# KERNEL=mainline the newer one's (mainline-tree.sh).
+version=base-version; [ "${KERNEL:-ours}" = mainline ] && version=mainline-version
 echo
-echo "check: KERNEL=${KERNEL:-ours} DEBUG=${DEBUG:-0} ARCH=$* linux $(cat "$here/../build/base-version" 2>/dev/null)"
+echo "check: KERNEL=${KERNEL:-ours} DEBUG=${DEBUG:-0} ARCH=$* linux $(cat "$here/../build/$version" 2>/dev/null)"
 echo "$p passed, $f failed, $s skipped"
 exit $rc

@@ -4,7 +4,9 @@
 #
 # The config is tinyconfig + configs/common.config + configs/$ARCH.config
 # (+ configs/compat-$ARCH.config with PROFILE=compat, which also builds
-# the modules) (+ configs/debug.config), identical for stock and ours.
+# the modules) (+ configs/debug.config), identical for stock and ours;
+# KERNEL=mainline (a newer upstream tree, arm64 only) adds
+# configs/mainline-$ARCH.config after the arch's fragment.
 # It is only regenerated when a fragment changes.  Every fragment option
 # that did not survive olddefconfig is reported, and listed in
 # $obj/.perfcore-dropped, so a silently dropped dependency shows.
@@ -14,7 +16,11 @@
 # the tree, then on the object directory.
 exec 8>"$BUILD/.overlay.lock"
 flock 8
-if [ "$KERNEL" = stock ]; then bash "$HARNESS/base-tree.sh"; else bash "$HARNESS/overlay.sh" "$KERNEL"; fi
+case "$KERNEL" in
+stock) bash "$HARNESS/base-tree.sh" ;;
+mainline) bash "$HARNESS/mainline-tree.sh" ;;
+*) bash "$HARNESS/overlay.sh" "$KERNEL" ;;
+esac
 src=$(tree_for "$KERNEL")
 obj=$(objdir_for "$KERNEL" "$ARCH" "$DEBUG" "$PROFILE")
 mkdir -p "$obj"
@@ -25,11 +31,16 @@ label="$KERNEL $ARCH"; [ "$DEBUG" = 1 ] && label="$label debug"
 [ "$PROFILE" = test ] || label="$label $PROFILE"
 
 frags=("$HARNESS/configs/common.config" "$HARNESS/configs/$ARCH.config")
+# What the mainline tree is there for and 6.12 lacks (BRBE's driver).
+[ "$KERNEL" = mainline ] && frags+=("$HARNESS/configs/mainline-$ARCH.config")
 [ "$PROFILE" = compat ] && frags+=("$HARNESS/configs/compat-$ARCH.config")
 [ "$DEBUG" = 1 ] && frags+=("$HARNESS/configs/debug.config")
 # Temporary config deltas for ours and next ("config ARCH|all CONFIG_X=v"
 # in their manifests), e.g. a driver left off until its perfcore port lands.
-if [ "$KERNEL" != stock ]; then
+# stock and mainline are untouched upstream trees: no manifests.
+overlaid=0
+case "$KERNEL" in ours|next) overlaid=1 ;; esac
+if [ "$overlaid" = 1 ]; then
 	delta=$obj/.perfcore-ours.config
 	read -r -a manifests <<<"$(manifests_for "$KERNEL")"
 	cat "${manifests[@]}" | sed 's/#.*//' |
@@ -48,7 +59,7 @@ kmake() { kmake_in "$src" "$obj" "$@"; }
 # symbol whose dependencies change there must be configured afresh, or
 # a .config made before keeps what olddefconfig then decided.
 kconfigs=()
-if [ "$KERNEL" != stock ]; then
+if [ "$overlaid" = 1 ]; then
 	while read -r path; do
 		kconfigs+=("$src/$path")
 	done < <(cat "${manifests[@]}" | sed 's/#.*//' |
@@ -79,7 +90,7 @@ if [ ! -f "$obj/.config" ] || [ "$(cat "$obj/.perfcore-config" 2>/dev/null)" != 
 	echo "$want" > "$obj/.perfcore-config"
 fi
 
-log "building $label (linux $(base_version), $JOBS jobs)"
+log "building $label (linux $(kernel_version "$KERNEL"), $JOBS jobs)"
 start=$(date +%s)
 targets=("$(basename "$IMAGE")")
 [ "$PROFILE" = compat ] && targets+=(modules)

@@ -4,6 +4,8 @@
 # Layout under build/ (git-ignored):
 #   linux-<ver>/             the untouched base tree (KERNEL=stock)
 #   ours/                    hard-linked copy with the overlay (KERNEL=ours)
+#   linux-mainline-<ver>/    a newer upstream kernel, untouched
+#                            (KERNEL=mainline, arm64 only; mainline-tree.sh)
 #   <tree>/.out-<arch>[-debug]   object directories, one level below the
 #                            tree so kbuild uses relative paths and ccache
 #                            shares objects between stock and ours
@@ -18,8 +20,10 @@ LOGS=$BUILD/logs
 SUITE_SRC=$ROOT/tools/testing/selftests/perf_events
 mkdir -p "$BUILD" "$LOGS"
 
-: "${ARCH:=x86_64}"
 : "${KERNEL:=ours}"
+# KERNEL=mainline is built for arm64 alone (below): its default arch.
+[ "$KERNEL" = mainline ] && : "${ARCH:=arm64}"
+: "${ARCH:=x86_64}"
 : "${DEBUG:=0}"
 # PROFILE: which configuration the kernel is built in.  test (the default)
 # is tinyconfig plus configs/common.config and configs/$ARCH.config, all
@@ -101,9 +105,23 @@ esac
 case "$PROFILE" in test|compat) ;; *)
 	echo "PROFILE must be test or compat, not '$PROFILE'" >&2; exit 2 ;;
 esac
-case "$KERNEL" in ours|stock|next) ;; *)
-	echo "KERNEL must be ours, stock or next, not '$KERNEL'" >&2; exit 2 ;;
+case "$KERNEL" in ours|stock|next|mainline) ;; *)
+	echo "KERNEL must be ours, stock, next or mainline, not '$KERNEL'" >&2; exit 2 ;;
 esac
+# KERNEL=mainline exists as the oracle for what 6.12 has no driver for on
+# arm64 (BRBE's branch records); its config fragment is arm64's alone,
+# and nothing on x86_64 is held to it.
+if [ "$KERNEL" = mainline ] && [ "$ARCH" != arm64 ]; then
+	echo "KERNEL=mainline is arm64 only (the BRBE oracle), not ARCH=$ARCH;" \
+	     "use ARCH=arm64" >&2
+	exit 2
+fi
+# The mainline flavour's source: Debian's linux-source-<series> from a
+# suite that carries a newer kernel than the base tree's (downloaded and
+# checked by backports.py, unpacked by mainline-tree.sh).  7.3 has
+# upstream's BRBE driver (merged in 6.17).
+MAINLINE_SUITE=trixie-backports
+MAINLINE_SERIES=7.3
 
 log() { printf '[harness] %s\n' "$*" >&2; }
 die() { printf '[harness] error: %s\n' "$*" >&2; exit 1; }
@@ -117,11 +135,37 @@ base_version() {
 	     END{print v "." p "." s}' "$mk"
 }
 
+# The mainline tree's version, e.g. 7.3.4, from its unpacked Makefile.
+mainline_version() {
+	local mk
+	mk=$(ls -d "$BUILD"/linux-mainline-*/Makefile 2>/dev/null | head -n1) || true
+	[ -n "$mk" ] || return 1
+	awk '/^VERSION =/{v=$3} /^PATCHLEVEL =/{p=$3} /^SUBLEVEL =/{s=$3}
+	     END{print v "." p "." s}' "$mk"
+}
+# The version KERNEL flavour $1 is built from (ours and next are the
+# base tree's).
+kernel_version() {
+	if [ "$1" = mainline ]; then mainline_version; else base_version; fi
+}
+# The line a boot's console log and make check's summary name the
+# kernel by, e.g. "6.12.118 (Debian linux-source-6.12 6.12.118-1~deb12u1)",
+# written by base-tree.sh and mainline-tree.sh.
+version_line() {
+	local f=$BUILD/base-version
+	[ "$1" = mainline ] && f=$BUILD/mainline-version
+	cat "$f" 2>/dev/null || true
+}
+
 stock_tree() { echo "$BUILD/linux-$(base_version)"; }
 ours_tree() { echo "$BUILD/ours"; }
 next_tree() { echo "$BUILD/next"; }
+mainline_tree() { echo "$BUILD/linux-mainline-$(mainline_version)"; }
 tree_for() {
-	case "$1" in stock) stock_tree ;; next) next_tree ;; *) ours_tree ;; esac
+	case "$1" in
+	stock) stock_tree ;; next) next_tree ;; mainline) mainline_tree ;;
+	*) ours_tree ;;
+	esac
 }
 # The manifests a flavour applies, in order: ours is MANIFEST; next is
 # MANIFEST then MANIFEST.next (work in progress, see README).

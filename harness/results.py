@@ -33,7 +33,11 @@ is prefixed with "M.", e.g. intel.suite.hwcount.hw_percpu_event.
 `perf test` lines are saved to perf-test.txt; they are counted only where
 the expectations file has stock's results for the boot's model (M, or
 "none" for a boot without one).  The file applies to stock and ours alike,
-so that make check KERNEL=stock proves it.
+so that make check KERNEL=stock proves it (and to KERNEL=mainline, the
+newer upstream oracle on arm64, whose perf test results were stock's).
+The expected-failures file applies to ours alone: stock and mainline
+are upstream kernels, every failure there is reported (KERNEL=next, work
+in progress, is held to everything).
 """
 import argparse
 import os
@@ -288,6 +292,8 @@ def main():
         results += perftest_results(perftest, expect)
     if a.model:
         results = [(f'{a.model}.{n}', st, d) for n, st, d in results]
+    # Only ours has known, tracked failures; the oracles (stock,
+    # mainline) and next are held to every test.
     xfail = load_xfail(a.xfail, a.arch) if a.kernel == 'ours' else {}
     final = []
     for name, st, detail in results:
