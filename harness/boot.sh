@@ -103,6 +103,9 @@ esac
 # workflow runs after it (.perf-spe).
 [ "${PMU_MODEL:-none}" = spe ] && [ "$mode" = check ] &&
 	[[ " $tests " == *" spe "* ]] && touch "$run/stage/suite/.perf-spe"
+# And its branch records (BRBE), where brbe is asked for: perf record -b.
+[ "${PMU_MODEL:-none}" = spe ] && [ "$mode" = check ] &&
+	[[ " $tests " == *" brbe "* ]] && touch "$run/stage/suite/.perf-brbe"
 # On the hybrid model the workflows count on both PMUs (.perf-hybrid).
 [ "${PMU_MODEL:-none}" = intel-hybrid ] &&
 	touch "$run/stage/suite/.perf-hybrid"

@@ -132,8 +132,12 @@ if [ "$ARCH" = arm64 ]; then
 	wanted hwcount && boots+=("a72 hwcount" "nmi hwcount" "acpi hwcount")
 	# True SMP (no -icount): the share cases written for it.
 	wanted share_smp && boots+=("smp share_smp")
-	# The Statistical Profiling Extension: the model that has it.
-	wanted spe && boots+=("spe spe")
+	# The Statistical Profiling Extension and the Branch Record Buffer
+	# Extension: the model that has them.
+	spe=
+	wanted spe && spe+=" spe"
+	wanted brbe && spe+=" brbe"
+	[ -n "$spe" ] && boots+=("spe$spe")
 	wanted hardlockup && boots+=("nmi hardlockup")
 	[ -n "${TESTS:-}" ] && boots[0]="none $(sed 's/\bhardlockup\b//' <<<"$TESTS")"
 fi
