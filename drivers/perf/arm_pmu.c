@@ -596,6 +596,11 @@ static int armpmu_add(struct perf_event *event, int flags)
 	WARN_ON_ONCE(cpuc->events[idx]);
 	hwc->idx = idx;
 	cpuc->events[idx] = event;
+	/* The records are the CPU's: a task switch must empty them. */
+	if (has_branch_stack(event)) {
+		cpuc->branch_users++;
+		perf_sched_cb_inc(event->pmu);
+	}
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	/* Either way the user page learns the counter's index. */
 	if (flags & PERF_EF_START)
@@ -613,6 +618,10 @@ static void armpmu_del(struct perf_event *event, int flags)
 	if (unlikely(cpuc->share.nr) && armpmu_share_del(cpuc, event))
 		return;
 	armpmu_stop(event, PERF_EF_UPDATE);
+	if (has_branch_stack(event)) {
+		cpuc->branch_users--;
+		perf_sched_cb_dec(event->pmu);
+	}
 	cpuc->events[event->hw.idx] = NULL;
 	armpmu_unplace(armpmu, cpuc, event);
 	event->hw.idx = -1;
@@ -737,7 +746,7 @@ static int armpmu_event_init(struct perf_event *event)
 	if (event->cpu != -1 &&
 	    !cpumask_test_cpu(event->cpu, &armpmu->supported_cpus))
 		return -ENOENT;
-	if (has_branch_stack(event))
+	if (has_branch_stack(event) && !armpmu->branch_records)
 		return -EOPNOTSUPP;
 
 	hwc->flags = 0;
@@ -752,6 +761,11 @@ static int armpmu_event_init(struct perf_event *event)
 	hwc->event_base = 0;
 	if (armpmu->set_event_filter) {
 		ret = armpmu->set_event_filter(hwc, &event->attr);
+		if (ret)
+			return ret;
+	}
+	if (has_branch_stack(event)) {
+		ret = armpmu->branch_init(event);
 		if (ret)
 			return ret;
 	}
@@ -827,6 +841,11 @@ irqreturn_t armpmu_handle_overflow(struct arm_pmu *armpmu, u64 overflowed,
 		if (!ran_out)
 			continue;
 		perf_sample_data_init(&sample, 0, period);
+		if (has_branch_stack(event)) {
+			armpmu->branch_read(armpmu, event, cpuc->branches);
+			perf_sample_save_brstack(&sample, event, cpuc->branches,
+						 NULL);
+		}
 		if (perf_event_overflow(event, &sample, regs))
 			armpmu->disable(event);
 	}
@@ -1005,12 +1024,46 @@ struct arm_pmu *armpmu_alloc(void)
 	return armpmu;
 }
 
+static void armpmu_free_branch_stacks(struct arm_pmu *armpmu)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct pmu_hw_events *cpuc = per_cpu_ptr(armpmu->hw_events, cpu);
+
+		kfree(cpuc->branches);
+		cpuc->branches = NULL;
+	}
+}
+
+/* Each CPU's room for a branch stack, where the PMU records branches. */
+static int armpmu_alloc_branch_stacks(struct arm_pmu *armpmu)
+{
+	size_t size = struct_size_t(struct perf_branch_stack, entries,
+				    armpmu->branch_records);
+	int cpu;
+
+	if (!armpmu->branch_records)
+		return 0;
+	for_each_cpu(cpu, &armpmu->supported_cpus) {
+		struct pmu_hw_events *cpuc = per_cpu_ptr(armpmu->hw_events, cpu);
+
+		cpuc->branches = kzalloc_node(size, GFP_KERNEL, cpu_to_node(cpu));
+		if (!cpuc->branches) {
+			armpmu_free_branch_stacks(armpmu);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /**
  * armpmu_free() - undo armpmu_alloc() for a PMU that was not registered
  * @armpmu: the PMU
  */
 void armpmu_free(struct arm_pmu *armpmu)
 {
+	armpmu_free_branch_stacks(armpmu);
 	free_percpu(armpmu->hw_events);
 	kfree(armpmu);
 }
@@ -1019,8 +1072,9 @@ void armpmu_free(struct arm_pmu *armpmu)
  * armpmu_register() - make a probed PMU live
  * @armpmu: the PMU, its driver's init done and interrupts requested
  *
- * Brings its CPUs' counters up (reset, interrupt enabled), registers it
- * with the core under armpmu->name and offers it to KVM.
+ * Gives each of its CPUs room for a branch stack (where the driver found
+ * branch records), brings their counters up (reset, interrupt enabled),
+ * registers it with the core under armpmu->name and offers it to KVM.
  *
  * Return: 0 or an errno, with nothing left registered.
  */
@@ -1028,10 +1082,13 @@ int armpmu_register(struct arm_pmu *armpmu)
 {
 	int ret;
 
+	ret = armpmu_alloc_branch_stacks(armpmu);
+	if (ret)
+		return ret;
 	ret = cpuhp_state_add_instance(CPUHP_AP_PERF_ARM_STARTING,
 				       &armpmu->node);
 	if (ret)
-		return ret;
+		goto out_branches;
 	ret = armpmu_cpu_pm_register(armpmu);
 	if (ret)
 		goto out_hotplug;
@@ -1061,6 +1118,8 @@ out_pm:
 out_hotplug:
 	cpuhp_state_remove_instance_nocalls(CPUHP_AP_PERF_ARM_STARTING,
 					    &armpmu->node);
+out_branches:
+	armpmu_free_branch_stacks(armpmu);
 	return ret;
 }
 

@@ -47,6 +47,8 @@
 #include <asm/kvm_host.h>
 #include <asm/virt.h>
 
+#include "arm_brbe.h"
+
 /* ---- register access ---------------------------------------------- */
 
 /**
@@ -65,6 +67,8 @@
  * @overflows: PMOVSCLR_EL0: the counters that overflowed
  * @clear_overflows: write PMOVSCLR_EL0
  * @set_userenr: PMUSERENR_EL0 (through KVM while a guest's is loaded)
+ * @brbe: the branch record buffer's registers (arm_brbe.h), where the
+ *	PMU has branch records
  */
 struct armv8pmu_hw_ops {
 	u64	(*pmcr)(void);
@@ -79,6 +83,7 @@ struct armv8pmu_hw_ops {
 	u64	(*overflows)(void);
 	void	(*clear_overflows)(u64 mask);
 	void	(*set_userenr)(u64 val);
+	const struct brbe_hw_ops *brbe;
 };
 
 static u64 armv8pmu_native_counter(int idx)
@@ -164,6 +169,9 @@ static const struct armv8pmu_hw_ops armv8pmu_native_hw = {
 	.overflows	= read_pmovsclr,
 	.clear_overflows = armv8pmu_native_clear_overflows,
 	.set_userenr	= armv8pmu_native_set_userenr,
+#ifdef CONFIG_ARM64
+	.brbe		= &brbe_native_hw,
+#endif
 };
 
 /* The PMU's register access: the native one, or a KUnit model's. */
@@ -506,12 +514,16 @@ static void armv8pmu_user_access(struct arm_pmu *armpmu, bool on)
 static void armv8pmu_start(struct arm_pmu *armpmu)
 {
 	const struct armv8pmu_hw_ops *hw = armv8pmu_hw_of(armpmu);
+	struct pmu_hw_events *cpuc = this_cpu_ptr(armpmu->hw_events);
 	struct perf_event_context *ctx = perf_cpu_task_ctx();
 	bool user_reads = sysctl_perf_user_access && ctx && ctx->nr_user;
 
-	armv8pmu_sync_counting(hw, this_cpu_ptr(armpmu->hw_events));
+	armv8pmu_sync_counting(hw, cpuc);
 	armv8pmu_user_access(armpmu, user_reads);
 	kvm_vcpu_pmu_resync_el0();
+	/* Branches recorded from here, as the counters count from here. */
+	if (cpuc->branch_users)
+		brbe_enable(hw->brbe, cpuc);
 	hw->set_pmcr((hw->pmcr() | ARMV8_PMU_PMCR_E) & ARMV8_PMU_PMCR_MASK);
 }
 
@@ -519,7 +531,29 @@ static void armv8pmu_stop(struct arm_pmu *armpmu)
 {
 	const struct armv8pmu_hw_ops *hw = armv8pmu_hw_of(armpmu);
 
+	if (this_cpu_ptr(armpmu->hw_events)->branch_users)
+		brbe_disable(hw->brbe);
 	hw->set_pmcr(hw->pmcr() & ~ARMV8_PMU_PMCR_E & ARMV8_PMU_PMCR_MASK);
+}
+
+/* ---- branch records (BRBE, arm_brbe.c) ---------------------------- */
+
+static void armv8pmu_branch_read(struct arm_pmu *armpmu,
+				 struct perf_event *event,
+				 struct perf_branch_stack *stack)
+{
+	brbe_read(armv8pmu_hw_of(armpmu)->brbe, event, armpmu->branch_records,
+		  stack);
+}
+
+/* A task coming in must not see the last one's branches. */
+static void armv8pmu_sched_task(struct perf_event_pmu_context *pmu_ctx,
+				struct task_struct *task, bool sched_in)
+{
+	struct arm_pmu *armpmu = to_arm_pmu(pmu_ctx->pmu);
+
+	if (sched_in && this_cpu_ptr(armpmu->hw_events)->branch_users)
+		armv8pmu_hw_of(armpmu)->brbe->invalidate();
 }
 
 static void armv8pmu_reset(void *info)
@@ -549,6 +583,12 @@ static void armv8pmu_reset(void *info)
 	if (armv8pmu_long_counters(armpmu))
 		pmcr |= ARMV8_PMU_PMCR_LP;
 	hw->set_pmcr(pmcr);
+
+	/* Branch records are unknown out of reset too. */
+	if (armpmu->branch_records) {
+		brbe_disable(hw->brbe);
+		hw->brbe->invalidate();
+	}
 }
 
 static irqreturn_t armv8pmu_handle_irq(struct arm_pmu *armpmu)
@@ -585,6 +625,12 @@ static void armv8pmu_counters_for(struct arm_pmu *armpmu,
 	    !armv8pmu_long_counters(armpmu))
 		need->allowed = 0;
 
+	/*
+	 * A counter overflow pauses BRBE, so that a sample's branch stack
+	 * ends where its period did; the cycle counter's does not.
+	 */
+	if (has_branch_stack(event))
+		return;
 	if (code == ARMV8_PMUV3_PERFCTR_CPU_CYCLES && plain) {
 		need->prefer = BIT_ULL(ARMV8_PMU_CYCLE_IDX);
 	} else if (code == ARMV8_PMUV3_PERFCTR_INST_RETIRED && plain &&
@@ -1110,17 +1156,38 @@ static ssize_t threshold_max_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(threshold_max);
 
+/* The records a branch stack can have (BRBE); absent without. */
+static ssize_t branches_show(struct device *dev, struct device_attribute *attr,
+			     char *page)
+{
+	return sysfs_emit(page, "%d\n",
+			  to_arm_pmu(dev_get_drvdata(dev))->branch_records);
+}
+static DEVICE_ATTR_RO(branches);
+
 static struct attribute *armv8pmu_caps_attrs[] = {
 	&dev_attr_threshold_max.attr,
 	&dev_attr_slots.attr,
 	&dev_attr_bus_width.attr,
 	&dev_attr_bus_slots.attr,
+	&dev_attr_branches.attr,
 	NULL,
 };
 
+static umode_t armv8pmu_caps_visible(struct kobject *kobj,
+				     struct attribute *attr, int unused)
+{
+	struct arm_pmu *armpmu = to_arm_pmu(dev_get_drvdata(kobj_to_dev(kobj)));
+
+	if (attr == &dev_attr_branches.attr && !armpmu->branch_records)
+		return 0;
+	return attr->mode;
+}
+
 static const struct attribute_group armv8pmu_caps_group = {
-	.name	= "caps",
-	.attrs	= armv8pmu_caps_attrs,
+	.name		= "caps",
+	.attrs		= armv8pmu_caps_attrs,
+	.is_visible	= armv8pmu_caps_visible,
 };
 
 /* ---- kernel.perf_user_access -------------------------------------- */
@@ -1187,6 +1254,7 @@ static void armv8pmu_read_ids(void *info)
 			  ARMV8_PMUV3_MAX_COMMON_EVENTS);
 
 	armpmu->reg_pmmir = is_pmuv3p4(pmuver) ? read_pmmir() : 0;
+	armpmu->branch_records = brbe_probe_cpu();
 }
 
 static int armv8pmu_init(struct arm_pmu *armpmu, char *name,
@@ -1220,6 +1288,11 @@ static int armv8pmu_init(struct arm_pmu *armpmu, char *name,
 	armpmu->attr_groups[ARMPMU_ATTR_GROUP_EVENTS] = &armv8pmu_events_group;
 	armpmu->attr_groups[ARMPMU_ATTR_GROUP_FORMATS] = &armv8pmu_format_group;
 	armpmu->attr_groups[ARMPMU_ATTR_GROUP_CAPS] = &armv8pmu_caps_group;
+	if (armpmu->branch_records) {
+		armpmu->branch_init		= brbe_event_init;
+		armpmu->branch_read		= armv8pmu_branch_read;
+		armpmu->pmu.sched_task		= armv8pmu_sched_task;
+	}
 
 	if (atomic_cmpxchg(&sysctl_done, 0, 1) == 0)
 		register_sysctl("kernel", armv8pmu_sysctls);

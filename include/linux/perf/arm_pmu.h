@@ -83,6 +83,9 @@ static_assert(!((ARMPMU_EVT_64BIT | ARMPMU_EVT_47BIT | ARMPMU_EVT_63BIT) &
  *	PMEVTYPER<n>_EL0), U64_MAX when unknown
  * @share: the events that read a counter of @events' (identical counting
  *	events, kernel/events/share.c), which are in no other field
+ * @branch_users: the events on counters that take a branch stack
+ * @branches: room for one branch stack of arm_pmu.branch_records
+ *	entries, filled at an overflow (NULL without branch records)
  *
  * Only its own CPU changes it, with interrupts off: the struct pmu
  * callbacks run so, and so does the overflow interrupt.  The driver's
@@ -102,6 +105,8 @@ struct pmu_hw_events {
 	u64			user_access;
 	u64			types[ARMPMU_MAX_HWEVENTS];
 	struct perf_share_riders share;
+	int			branch_users;
+	struct perf_branch_stack *branches;
 };
 
 /**
@@ -162,6 +167,12 @@ enum armpmu_attr_groups {
  *	return from a power-down); called on that CPU with the arm_pmu
  * @handle_irq: the overflow interrupt; armpmu_handle_overflow() does
  *	the common part
+ * @branch_records: the branch records the CPUs keep (PMUv3's BRBE), 0
+ *	without: then the framework refuses branch stacks
+ * @branch_init: check a branch-stack event (after @set_event_filter):
+ *	0 or an errno
+ * @branch_read: at an overflow, with the counters stopped: the event's
+ *	branch stack into @stack
  * @secure_access: 32-bit Arm only, unused on arm64
  * @attr_groups: sysfs groups, NULL-terminated; the driver fills EVENTS,
  *	FORMATS and CAPS
@@ -200,6 +211,11 @@ struct arm_pmu {
 	void		(*stop)(struct arm_pmu *armpmu);
 	void		(*reset)(void *armpmu);
 	irqreturn_t	(*handle_irq)(struct arm_pmu *armpmu);
+	int		branch_records;
+	int		(*branch_init)(struct perf_event *event);
+	void		(*branch_read)(struct arm_pmu *armpmu,
+				       struct perf_event *event,
+				       struct perf_branch_stack *stack);
 
 	bool		secure_access;
 	const struct attribute_group *attr_groups[ARMPMU_NR_ATTR_GROUPS + 1];
