@@ -65,17 +65,23 @@ pmu_tsv=$BUILD/bench-pmu.tsv
 # work in progress (KERNEL=next make bench).
 mine=${KERNEL:-ours}
 [ "$mine" = stock ] && mine=ours
+# The "stock" column is BENCH_REFERENCE's: stock by default, mainline
+# for what only a newer upstream has a driver for (arm64's BRBE:
+# BENCH_REFERENCE=mainline BENCH=lbr_brstack_sample ... arm64).
+ref=${BENCH_REFERENCE:-stock}
+case "$ref" in stock|mainline) ;; *) die "BENCH_REFERENCE must be stock or mainline" ;; esac
+[ "$ref" = stock ] || log "reference kernel: $ref (in the stock column)"
 for a in "${arches[@]}"; do
 	for boot in $(boots_for "$a"); do
 		model=${boot%%:*}
 		want=$(pick "${boot#*:}")
 		[ -n "$want" ] || continue
-		for k in stock "$mine"; do
+		for k in "$ref" "$mine"; do
 			run=$(ARCH=$a KERNEL=$k DEBUG=0 PMU_MODEL=$model BENCH_SEL="$want" \
 				bash "$HARNESS/boot.sh" bench | tail -n 1)
 			grep -q '^@@RESULT bench 0' "$run/console.log" ||
 				die "bench failed on $a/$k (log: $run/console.log)"
-			col=$k; [ "$k" = stock ] || col=ours
+			col=ours; [ "$k" = "$ref" ] && col=stock
 			# $5: the baseline's name, "-" for none (or from a
 			# bench without that field).
 			awk -v a="$a" -v k="$col" -v OFS='\t' '$1 == "BENCH" {

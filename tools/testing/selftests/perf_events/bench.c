@@ -1185,12 +1185,17 @@ static double run_hw_mux(long n, long ngroups)
  * nothing a record does not have, so the records pile up in the PEBS
  * buffer and a PMI drains hundreds ("large PEBS").  Their ring buffer
  * holds a whole PEBS buffer's worth of samples.
+ *
+ * And with a branch stack of every user branch (perf record -b), on a
+ * PMU with branch records (the "lbr" group's boots: x86's LBR, arm64's
+ * BRBE): lbr_brstack_sample, the PMI's reading of the records and their
+ * copy to the ring buffer (1.5 KiB a sample with BRBE's 64) on top.
  */
 #define PMI_PERIOD	10000
 #define PMI_CHUNK	256
 #define PMI_PAGES	16	/* 64 KiB: 1600 records of 40 bytes */
 #define PEBS_PAGES	128	/* 512 KiB: 13,000 records */
-enum { SAMPLE_PMI, SAMPLE_PEBS, SAMPLE_LARGE };
+enum { SAMPLE_PMI, SAMPLE_PEBS, SAMPLE_LARGE, SAMPLE_BRSTACK };
 
 struct pmi_tally {
 	long samples, throttles, lost;
@@ -1228,6 +1233,7 @@ static double run_hw_sample_pmi(long n, long arg)
 	const int pages = arg == SAMPLE_PMI ? PMI_PAGES : PEBS_PAGES;
 	const char *name = arg == SAMPLE_PMI ? "hw_sample_pmi" :
 			   arg == SAMPLE_PEBS ? "pebs_sample_pmi" :
+			   arg == SAMPLE_BRSTACK ? "lbr_brstack_sample" :
 			   "pebs_sample_large";
 	struct perf_event_mmap_page *mp;
 	struct perf_event_attr attr;
@@ -1254,12 +1260,16 @@ static double run_hw_sample_pmi(long n, long arg)
 	attr.sample_period = PMI_PERIOD;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			   PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-	if (arg != SAMPLE_PMI)
+	if (arg == SAMPLE_PEBS || arg == SAMPLE_LARGE)
 		attr.precise_ip = 2;
 	if (arg == SAMPLE_PEBS)
 		attr.wakeup_events = 1;
+	if (arg == SAMPLE_BRSTACK) {
+		attr.sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	}
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	/* Not precise on this PMU (no PEBS): nothing to measure. */
+	/* Not precise (no PEBS), no branch records: nothing to measure. */
 	if (fd < 0 && arg != SAMPLE_PMI && errno == EOPNOTSUPP)
 		return NOT_AVAILABLE;
 	if (fd < 0)
@@ -1462,6 +1472,8 @@ static const struct bench {
 	/* Precise samples (the "lbr" group's boot): on a PMU with PEBS. */
 	{ "pebs_sample_pmi",	run_hw_sample_pmi, SAMPLE_PEBS, PMI_CHUNK, NS_PER_OP, NULL },
 	{ "pebs_sample_large",	run_hw_sample_pmi, SAMPLE_LARGE, PMI_CHUNK, NS_PER_OP, NULL },
+	/* Branch stacks (the "lbr" group's boots: LBR, BRBE). */
+	{ "lbr_brstack_sample",	run_hw_sample_pmi, SAMPLE_BRSTACK, PMI_CHUNK, NS_PER_OP, NULL },
 	/* Statistical profiling (the "lbr" group's boot on arm64). */
 	{ "spe_sample",		run_spe_sample,		0,	SPE_BENCH_CHUNK, NS_PER_OP, NULL },
 };
