@@ -32,6 +32,7 @@
 #include "kselftest_harness.h"
 #include "perf_test.h"
 #include "hw_test.h"
+#include "branch_stack.h"
 #include <sched.h>
 #include <sys/wait.h>
 
@@ -111,7 +112,6 @@ static char brbe_svc_back[1], brbe_svc_bne[1], brbe_svc_end[1],
 #define BRBE_ARCH	0
 #endif
 
-#define BRBE_MAX	64
 #define BRBE_PERIOD	2003		/* prime to the loops' 5 */
 #define BRBE_KERNEL_PERIOD	20011
 #define BRBE_KERNEL_DEBUG_PERIOD	200003
@@ -166,49 +166,29 @@ static void __attribute__((constructor)) brbe_no_throttling(void)
 	no_throttling();
 }
 
-struct brbe_pair {
-	__u64 from, to;
-	int instructions;	/* since the branch before it, its own included */
-	int type;		/* PERF_BR_* */
-};
-
 /* The loops' four branches, in the order they take them */
-enum { BR_FIRST, BR_CALL, BR_RET, BR_COND, NR_LOOP_BR };
-
-static void loop_pairs(struct brbe_pair p[NR_LOOP_BR])
+static void loop_pairs(struct branch_pair p[NR_LOOP_BR])
 {
-	p[BR_FIRST] = (struct brbe_pair){ (unsigned long)brbe_b,
+	p[BR_FIRST] = (struct branch_pair){ (unsigned long)brbe_b,
 		(unsigned long)brbe_bl, 1, PERF_BR_UNCOND };
-	p[BR_CALL] = (struct brbe_pair){ (unsigned long)brbe_bl,
+	p[BR_CALL] = (struct branch_pair){ (unsigned long)brbe_bl,
 		(unsigned long)brbe_ret, 1, PERF_BR_CALL };
-	p[BR_RET] = (struct brbe_pair){ (unsigned long)brbe_ret,
+	p[BR_RET] = (struct branch_pair){ (unsigned long)brbe_ret,
 		(unsigned long)brbe_back, 1, PERF_BR_RET };
-	p[BR_COND] = (struct brbe_pair){ (unsigned long)brbe_bne,
+	p[BR_COND] = (struct branch_pair){ (unsigned long)brbe_bne,
 		(unsigned long)brbe_b, 2, PERF_BR_COND };
 }
 
-static void ind_loop_pairs(struct brbe_pair p[NR_LOOP_BR])
+static void ind_loop_pairs(struct branch_pair p[NR_LOOP_BR])
 {
-	p[BR_FIRST] = (struct brbe_pair){ (unsigned long)brbe_ind_br,
+	p[BR_FIRST] = (struct branch_pair){ (unsigned long)brbe_ind_br,
 		(unsigned long)brbe_ind_blr, 1, PERF_BR_IND };
-	p[BR_CALL] = (struct brbe_pair){ (unsigned long)brbe_ind_blr,
+	p[BR_CALL] = (struct branch_pair){ (unsigned long)brbe_ind_blr,
 		(unsigned long)brbe_ind_f, 1, PERF_BR_IND_CALL };
-	p[BR_RET] = (struct brbe_pair){ (unsigned long)brbe_ind_f,
+	p[BR_RET] = (struct branch_pair){ (unsigned long)brbe_ind_f,
 		(unsigned long)brbe_ind_back, 1, PERF_BR_RET };
-	p[BR_COND] = (struct brbe_pair){ (unsigned long)brbe_ind_bne,
+	p[BR_COND] = (struct branch_pair){ (unsigned long)brbe_ind_bne,
 		(unsigned long)brbe_ind_br, 2, PERF_BR_COND };
-}
-
-/* Which of the loop's branches e is, or -1 */
-static int loop_branch(const struct brbe_pair *p,
-		       const struct perf_branch_entry *e)
-{
-	int i;
-
-	for (i = 0; i < NR_LOOP_BR; i++)
-		if (e->from == p[i].from && e->to == p[i].to)
-			return i;
-	return -1;
 }
 
 static bool in_range(__u64 a, const char *start, const char *end)
@@ -221,12 +201,12 @@ static bool in_loop(__u64 a)
 	return in_range(a, brbe_b, brbe_loop_end);
 }
 
-struct brbe_sample {
-	struct perf_event_header h;
-	__u64 ip;
-	__u64 nr;
-	struct perf_branch_entry e[BRBE_MAX];
-};
+/* A sample in loop @p: its body, or the few instructions before it */
+static bool sample_in(const struct branch_pair *p, __u64 ip)
+{
+	return in_range(ip, (char *)p[BR_FIRST].from - 16,
+			(char *)p[BR_RET].from + 4);
+}
 
 /*
  * Whether sample @s in a loop holds fewer records than the CPU keeps
@@ -235,7 +215,7 @@ struct brbe_sample {
  * soon after a switch has a short stack: a few may; none may hold more.
  */
 static int brbe_short(struct __test_metadata *_metadata,
-		      const struct brbe_sample *s, long depth,
+		      const struct branch_sample *s, long depth,
 		      unsigned long *bad)
 {
 	if (s->nr > (__u64)depth && (*bad)++ < 3)
@@ -280,36 +260,6 @@ static int open_brbe(__u64 branch_type, bool kernel, pid_t pid, int cpu,
 		       strerror(-fd));					\
 } while (0)
 
-#define BAD_RECORD(i, e, why) do {					\
-	if (bad++ < 3)							\
-		TH_LOG("record %llu: %llx -> %llx %s",			\
-		       (unsigned long long)(i),				\
-		       (unsigned long long)(e)->from,			\
-		       (unsigned long long)(e)->to, why);		\
-} while (0)
-
-static void run_enabled(int fd, void (*fn)(unsigned long), unsigned long n)
-{
-	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	fn(n);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-}
-
-static bool next_sample(struct perf_rb *rb, struct brbe_sample *s)
-{
-	int type;
-
-	while ((type = perf_rb_fetch(rb, s, sizeof(*s))) >= 0) {
-		if (type != PERF_RECORD_SAMPLE)
-			continue;
-		if (s->nr > BRBE_MAX)
-			s->nr = BRBE_MAX;
-		return true;
-	}
-	return false;
-}
-
 /*
  * Any branch, user mode, on loop @p: every sample in the loop carries
  * all the records the CPU keeps (but a few, brbe_short()), each the
@@ -320,12 +270,12 @@ static bool next_sample(struct perf_rb *rb, struct brbe_sample *s)
  * the instructions since the record before, all but a few (those an
  * interrupt came between) exactly.
  */
-static void any_user(struct __test_metadata *_metadata, struct brbe_pair *p,
+static void any_user(struct __test_metadata *_metadata, struct branch_pair *p,
 		     void (*loop)(unsigned long), bool check_types)
 {
 	unsigned long samples = 0, bad = 0, timed = 0, longer = 0;
 	unsigned long short_stacks = 0;
-	struct brbe_sample s;
+	struct branch_sample s;
 	struct perf_rb rb;
 	long depth = brbe_depth();
 	__u64 type = PERF_SAMPLE_BRANCH_ANY;
@@ -340,8 +290,7 @@ static void any_user(struct __test_metadata *_metadata, struct brbe_pair *p,
 	while (next_sample(&rb, &s)) {
 		int prev = -1, b;
 
-		if (!in_range(s.ip, (char *)p[BR_FIRST].from - 16,
-			      (char *)p[BR_RET].from + 4))
+		if (!sample_in(p, s.ip))
 			continue;
 		samples++;
 		short_stacks += brbe_short(_metadata, &s, depth, &bad);
@@ -390,7 +339,7 @@ static void any_user(struct __test_metadata *_metadata, struct brbe_pair *p,
 
 TEST(brbe_any_user_loop)
 {
-	struct brbe_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 
 	BRBE_REQUIRE();
 	loop_pairs(p);
@@ -400,7 +349,7 @@ TEST(brbe_any_user_loop)
 /* Types, privilege, prediction and cycles of the direct kinds */
 TEST(brbe_type_direct)
 {
-	struct brbe_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 
 	BRBE_REQUIRE();
 	loop_pairs(p);
@@ -410,7 +359,7 @@ TEST(brbe_type_direct)
 /* And of the indirect kinds: br, blr */
 TEST(brbe_type_indirect)
 {
-	struct brbe_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 
 	BRBE_REQUIRE();
 	ind_loop_pairs(p);
@@ -423,11 +372,11 @@ TEST(brbe_type_indirect)
  * (but a few, brbe_short()).
  */
 static void filter_one(struct __test_metadata *_metadata,
-		       struct brbe_pair *p, void (*loop)(unsigned long),
+		       struct branch_pair *p, void (*loop)(unsigned long),
 		       __u64 type, int want)
 {
 	unsigned long samples = 0, bad = 0, short_stacks = 0;
-	struct brbe_sample s;
+	struct branch_sample s;
 	struct perf_rb rb;
 	long depth = brbe_depth();
 	__u64 i;
@@ -437,8 +386,7 @@ static void filter_one(struct __test_metadata *_metadata,
 	run_enabled(fd, loop, 400000);
 
 	while (next_sample(&rb, &s)) {
-		if (!in_range(s.ip, (char *)p[BR_FIRST].from - 16,
-			      (char *)p[BR_RET].from + 4))
+		if (!sample_in(p, s.ip))
 			continue;
 		samples++;
 		short_stacks += brbe_short(_metadata, &s, depth, &bad);
@@ -455,7 +403,7 @@ static void filter_one(struct __test_metadata *_metadata,
 
 TEST(brbe_filter_any_call)
 {
-	struct brbe_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 
 	BRBE_REQUIRE();
 	loop_pairs(p);
@@ -465,7 +413,7 @@ TEST(brbe_filter_any_call)
 
 TEST(brbe_filter_call)
 {
-	struct brbe_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 
 	BRBE_REQUIRE();
 	loop_pairs(p);
@@ -474,7 +422,7 @@ TEST(brbe_filter_call)
 
 TEST(brbe_filter_ind_call)
 {
-	struct brbe_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 
 	BRBE_REQUIRE();
 	ind_loop_pairs(p);
@@ -484,7 +432,7 @@ TEST(brbe_filter_ind_call)
 
 TEST(brbe_filter_ind_jump)
 {
-	struct brbe_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 
 	BRBE_REQUIRE();
 	ind_loop_pairs(p);
@@ -494,7 +442,7 @@ TEST(brbe_filter_ind_jump)
 
 TEST(brbe_filter_return)
 {
-	struct brbe_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 
 	BRBE_REQUIRE();
 	loop_pairs(p);
@@ -505,12 +453,11 @@ TEST(brbe_filter_return)
 /* Two filters at once: the loop's b.ne and ret alternate */
 TEST(brbe_filter_cond_ret)
 {
-	struct brbe_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 	unsigned long samples = 0, bad = 0;
-	struct brbe_sample s;
+	struct branch_sample s;
 	struct perf_rb rb;
-	__u64 i;
-	int fd, b, prev;
+	int fd;
 
 	BRBE_REQUIRE();
 	loop_pairs(p);
@@ -522,14 +469,7 @@ TEST(brbe_filter_cond_ret)
 		if (!in_loop(s.ip))
 			continue;
 		samples++;
-		prev = -1;
-		for (i = 0; i < s.nr; i++) {
-			b = loop_branch(p, &s.e[i]);
-			if ((b != BR_COND && b != BR_RET) ||
-			    (prev >= 0 && b == prev))
-				BAD_RECORD(i, &s.e[i], "is no b.ne or ret in turn");
-			prev = b;
-		}
+		cond_ret_in_turn(_metadata, p, &s, &bad);
 	}
 	close(fd);
 	EXPECT_LT(100, samples);
@@ -544,7 +484,7 @@ TEST(brbe_filter_cond_ret)
 TEST(brbe_user_syscalls)
 {
 	unsigned long samples = 0, bad = 0;
-	struct brbe_sample s;
+	struct branch_sample s;
 	struct perf_rb rb;
 	__u64 i;
 	int fd;
@@ -576,7 +516,7 @@ TEST(brbe_user_syscalls)
 TEST(brbe_kernel_syscalls)
 {
 	unsigned long samples = 0, calls = 0, erets = 0, bad = 0;
-	struct brbe_sample s;
+	struct branch_sample s;
 	struct perf_rb rb;
 	__u64 i;
 	int fd;
@@ -644,7 +584,7 @@ TEST(brbe_refused)
 	int fd;
 
 	BRBE_REQUIRE();
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		attr_hw(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
 		attr.exclude_user = cases[i].exclude_user;
 		attr.exclude_kernel = cases[i].exclude_kernel;
@@ -670,7 +610,7 @@ TEST(brbe_refused)
 TEST(brbe_other_task_invisible)
 {
 	unsigned long samples = 0, bad = 0, round;
-	struct brbe_sample s;
+	struct branch_sample s;
 	struct perf_rb rb;
 	int cpu_fd, fd, go[2];
 	pid_t child;

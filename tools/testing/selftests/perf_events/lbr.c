@@ -30,6 +30,7 @@
 #include "kselftest_harness.h"
 #include "perf_test.h"
 #include "hw_test.h"
+#include "branch_stack.h"
 
 #if defined(__x86_64__)
 asm(".text\n"
@@ -177,40 +178,18 @@ static void __attribute__((constructor)) lbr_no_throttling(void)
  * throttling off.
  */
 #define LBR_KERNEL_DEBUG_PERIOD	200003
-#define LBR_MAX		64
 #define KERNEL_ADDR	0xffff800000000000ULL
 
-/* The loop's four branches, in the order it takes them */
-enum { BR_JMP, BR_CALL, BR_RET, BR_JCC, NR_LOOP_BR };
-
-struct lbr_pair {
-	__u64 from, to;
-	int instructions;	/* since the branch before it, its own included */
-	int type;		/* PERF_BR_* */
-};
-
-static void loop_pairs(struct lbr_pair p[NR_LOOP_BR])
+static void loop_pairs(struct branch_pair p[NR_LOOP_BR])
 {
-	p[BR_JMP] = (struct lbr_pair){ (unsigned long)lbr_jmp,
+	p[BR_FIRST] = (struct branch_pair){ (unsigned long)lbr_jmp,
 		(unsigned long)lbr_call, 1, PERF_BR_UNCOND };
-	p[BR_CALL] = (struct lbr_pair){ (unsigned long)lbr_call,
+	p[BR_CALL] = (struct branch_pair){ (unsigned long)lbr_call,
 		(unsigned long)lbr_ret, 1, PERF_BR_CALL };
-	p[BR_RET] = (struct lbr_pair){ (unsigned long)lbr_ret,
+	p[BR_RET] = (struct branch_pair){ (unsigned long)lbr_ret,
 		(unsigned long)lbr_back, 1, PERF_BR_RET };
-	p[BR_JCC] = (struct lbr_pair){ (unsigned long)lbr_jcc,
+	p[BR_COND] = (struct branch_pair){ (unsigned long)lbr_jcc,
 		(unsigned long)lbr_jmp, 2, PERF_BR_COND };
-}
-
-/* Which of the loop's branches e is, or -1 */
-static int loop_branch(const struct lbr_pair *p,
-		       const struct perf_branch_entry *e)
-{
-	int i;
-
-	for (i = 0; i < NR_LOOP_BR; i++)
-		if (e->from == p[i].from && e->to == p[i].to)
-			return i;
-	return -1;
 }
 
 static bool in_loop(__u64 a)
@@ -230,13 +209,6 @@ static long lbr_depth(void)
 	v = read_long(path);
 	return v == LONG_MIN ? 0 : v;
 }
-
-struct lbr_sample {
-	struct perf_event_header h;
-	__u64 ip;
-	__u64 nr;
-	struct perf_branch_entry e[LBR_MAX];
-};
 
 /*
  * A user-mode sampling event on instructions (or, with @kernel, a
@@ -277,50 +249,14 @@ static int open_lbr_sampler(__u64 branch_type, bool kernel,
 } while (0)
 
 /*
- * A record a case does not expect: counted in the case's "bad", the
- * first three logged with their place in the stack
- */
-#define BAD_RECORD(i, e, why) do {					\
-	if (bad++ < 3)							\
-		TH_LOG("record %llu: %llx -> %llx %s",			\
-		       (unsigned long long)(i),				\
-		       (unsigned long long)(e)->from,			\
-		       (unsigned long long)(e)->to, why);		\
-} while (0)
-
-/* Run fn(n) with fd enabled */
-static void run_enabled(int fd, void (*fn)(unsigned long), unsigned long n)
-{
-	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	fn(n);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-}
-
-/* The next sample of rb, or false; nr bounded by LBR_MAX */
-static bool next_sample(struct perf_rb *rb, struct lbr_sample *s)
-{
-	int type;
-
-	while ((type = perf_rb_fetch(rb, s, sizeof(*s))) >= 0) {
-		if (type != PERF_RECORD_SAMPLE)
-			continue;
-		if (s->nr > LBR_MAX)
-			s->nr = LBR_MAX;
-		return true;
-	}
-	return false;
-}
-
-/*
  * Any taken branch, user mode: each sample in the loop holds the depth
  * of records, all of them the loop's branches in the order it takes
  * them, but for at most two returns from the kernel into the loop.
  */
 TEST(lbr_any_user_loop)
 {
-	struct lbr_pair p[NR_LOOP_BR];
-	struct lbr_sample s;
+	struct branch_pair p[NR_LOOP_BR];
+	struct branch_sample s;
 	unsigned long samples = 0, bad = 0, returns = 0;
 	struct perf_rb rb;
 	long depth;
@@ -374,9 +310,9 @@ TEST(lbr_any_user_loop)
 /* Calls only: every record is the loop's call, nothing else survives */
 TEST(lbr_filter_any_call)
 {
-	struct lbr_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 	unsigned long samples = 0, bad = 0;
-	struct lbr_sample s;
+	struct branch_sample s;
 	struct perf_rb rb;
 	long depth;
 	__u64 i;
@@ -409,12 +345,11 @@ TEST(lbr_filter_any_call)
  */
 TEST(lbr_filter_cond_ret)
 {
-	struct lbr_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 	unsigned long samples = 0, bad = 0;
-	struct lbr_sample s;
+	struct branch_sample s;
 	struct perf_rb rb;
-	__u64 i;
-	int fd, b, prev;
+	int fd;
 
 	LBR_REQUIRE();
 	loop_pairs(p);
@@ -426,14 +361,7 @@ TEST(lbr_filter_cond_ret)
 		if (!in_loop(s.ip))
 			continue;
 		samples++;
-		prev = -1;
-		for (i = 0; i < s.nr; i++) {
-			b = loop_branch(p, &s.e[i]);
-			if ((b != BR_JCC && b != BR_RET) ||
-			    (prev >= 0 && b == prev))
-				BAD_RECORD(i, &s.e[i], "is no jnz or ret in turn");
-			prev = b;
-		}
+		cond_ret_in_turn(_metadata, p, &s, &bad);
 	}
 	close(fd);
 	EXPECT_LT(100, samples);
@@ -448,9 +376,9 @@ TEST(lbr_filter_cond_ret)
  */
 TEST(lbr_type_and_cycles)
 {
-	struct lbr_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 	unsigned long samples = 0, bad = 0, timed = 0;
-	struct lbr_sample s;
+	struct branch_sample s;
 	struct perf_rb rb;
 	__u64 i;
 	int fd, b;
@@ -500,7 +428,7 @@ TEST(lbr_type_and_cycles)
 TEST(lbr_call_stack)
 {
 	unsigned long samples = 0, in_f3 = 0, bad = 0;
-	struct lbr_sample s;
+	struct branch_sample s;
 	struct perf_rb rb;
 	int fd;
 
@@ -545,7 +473,7 @@ struct lbr_switch_result {
 static struct lbr_switch_result lbr_switching_task(void)
 {
 	struct lbr_switch_result r = { 0, 0, 0 };
-	struct lbr_sample s;
+	struct branch_sample s;
 	struct perf_rb rb;
 	int fd;
 
@@ -624,7 +552,7 @@ TEST(lbr_call_stack_switching)
 TEST(lbr_any_kernel)
 {
 	unsigned long samples = 0, bad = 0, k;
-	struct lbr_sample s;
+	struct branch_sample s;
 	struct perf_rb rb;
 	__u64 i;
 	int fd;
@@ -658,11 +586,11 @@ TEST(lbr_any_kernel)
  */
 TEST(lbr_hw_index)
 {
-	struct lbr_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 	struct {
 		struct perf_event_header h;
 		__u64 ip, nr, hw_idx;
-		struct perf_branch_entry e[LBR_MAX];
+		struct perf_branch_entry e[BRANCH_MAX];
 	} s;
 	unsigned long samples = 0, bad = 0;
 	struct perf_rb rb;
@@ -693,7 +621,7 @@ TEST(lbr_hw_index)
 			if (bad++ < 3)
 				TH_LOG("hw_idx %llx", (unsigned long long)s.hw_idx);
 		}
-		if (!s.nr || s.nr > LBR_MAX || loop_branch(p, &s.e[0]) < 0) {
+		if (!s.nr || s.nr > BRANCH_MAX || loop_branch(p, &s.e[0]) < 0) {
 			if (bad++ < 3)
 				TH_LOG("%llu records, the first %llx -> %llx",
 				       (unsigned long long)s.nr,
@@ -736,10 +664,10 @@ TEST(lbr_hw_index)
  */
 TEST(lbr_two_filters_take_turns)
 {
-	struct lbr_pair p[NR_LOOP_BR];
-	static const int want[2] = { BR_CALL, BR_JCC };
+	struct branch_pair p[NR_LOOP_BR];
+	static const int want[2] = { BR_CALL, BR_COND };
 	unsigned long samples[2] = { 0, 0 }, bad = 0;
-	struct lbr_sample s;
+	struct branch_sample s;
 	struct perf_rb rb[2];
 	int fd[2], i;
 	__u64 k;
@@ -783,9 +711,9 @@ TEST(lbr_two_filters_take_turns)
  */
 TEST(lbr_filter_change_no_stale_records)
 {
-	struct lbr_pair p[NR_LOOP_BR];
+	struct branch_pair p[NR_LOOP_BR];
 	unsigned long samples = 0, stale = 0;
-	struct lbr_sample s;
+	struct branch_sample s;
 	struct perf_rb rb[2];
 	int fd[2], i;
 	__u64 k;
