@@ -7,7 +7,9 @@
 # seeded stress binary (fuzz.c: groups across PMUs, inheritance through
 # fork, vfork, threads and exec, group ioctls, SET_OUTPUT chains,
 # enable/disable storms).  x86_64 boots the intel PMU model unless
-# PMU_MODEL says otherwise, so that hardware events are in reach.
+# PMU_MODEL says otherwise, so that hardware events are in reach;
+# arm64's PMU is always there, and PMU_MODEL=spe puts SPE and BRBE in
+# reach too.
 #
 # Fails on any console report results.py knows (oops, BUG, WARNING,
 # lockdep, KASAN, RCU stall, hung task), on a guest that does not finish
@@ -28,7 +30,7 @@ export FUZZ_SECONDS FUZZ_SEED
 p=0; f=0; s=0; rc=0
 for ARCH in "$@"; do
 	export ARCH
-	model=none
+	model=${PMU_MODEL:-none}
 	[ "$ARCH" = x86_64 ] && model=${PMU_MODEL:-intel}
 	log "fuzz $ARCH $KERNEL debug=$DEBUG model=$model for ${FUZZ_SECONDS}s, seed $FUZZ_SEED"
 	run=$(PMU_MODEL=$model bash "$HARNESS/boot.sh" fuzz | tail -n 1)
