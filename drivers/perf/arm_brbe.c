@@ -240,7 +240,7 @@ int brbe_probe_cpu(void)
 			 PERF_SAMPLE_BRANCH_ABORT_TX | \
 			 PERF_SAMPLE_BRANCH_COUNTERS)
 
-/* The kinds of branch BRBE can tell apart (brbe_fcr_for()). */
+/* The kinds of branch BRBE can tell apart (brbe_kind_rules). */
 #define BRBE_KINDS	(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_COND | \
 			 PERF_SAMPLE_BRANCH_CALL | PERF_SAMPLE_BRANCH_IND_CALL | \
 			 PERF_SAMPLE_BRANCH_ANY_CALL | PERF_SAMPLE_BRANCH_IND_JUMP | \
@@ -253,39 +253,91 @@ static bool brbe_wants_kernel(u64 bst)
 	       ((bst & PERF_SAMPLE_BRANCH_HV) && is_kernel_in_hyp_mode());
 }
 
+/*
+ * The kinds of branch perf names (PERF_BR_*, then PERF_BR_NEW_* after
+ * PERF_BR_MAX) as bits, for a stack's type filter.
+ */
+#define BRBE_PERF(t)		BIT_ULL(t)
+#define BRBE_PERF_NEW(t)	BIT_ULL(PERF_BR_MAX + (t))
+#define BRBE_PLAIN_KINDS	(BRBE_PERF(PERF_BR_COND) | \
+				 BRBE_PERF(PERF_BR_UNCOND) | \
+				 BRBE_PERF(PERF_BR_IND) | \
+				 BRBE_PERF(PERF_BR_CALL) | \
+				 BRBE_PERF(PERF_BR_IND_CALL) | \
+				 BRBE_PERF(PERF_BR_RET))
+#define BRBE_EXCEPTION_KINDS	(BRBE_PERF(PERF_BR_SYSCALL) | \
+				 BRBE_PERF(PERF_BR_IRQ) | \
+				 BRBE_PERF(PERF_BR_SERROR) | \
+				 BRBE_PERF_NEW(PERF_BR_NEW_FAULT_ALGN) | \
+				 BRBE_PERF_NEW(PERF_BR_NEW_FAULT_DATA) | \
+				 BRBE_PERF_NEW(PERF_BR_NEW_FAULT_INST))
+
+/*
+ * The one rule for what each kind in branch_sample_type selects: the
+ * hardware's filter bits (BRBFCR_EL1), the perf types a stack keeps,
+ * and those it keeps too where it includes the kernel (exceptions go
+ * with calls, exception returns with returns: they have a kernel end).
+ */
+static const struct {
+	u64	perf;
+	u64	fcr;
+	u64	kinds;
+	u64	kernel_kinds;
+} brbe_kind_rules[] = {
+	{ PERF_SAMPLE_BRANCH_ANY, BRBFCR_KINDS, BRBE_PLAIN_KINDS,
+	  BRBE_EXCEPTION_KINDS | BRBE_PERF(PERF_BR_ERET) },
+	{ PERF_SAMPLE_BRANCH_ANY_CALL, BRBFCR_DIRCALL | BRBFCR_INDCALL,
+	  BRBE_PERF(PERF_BR_CALL) | BRBE_PERF(PERF_BR_IND_CALL),
+	  BRBE_EXCEPTION_KINDS },
+	{ PERF_SAMPLE_BRANCH_CALL, BRBFCR_DIRCALL, BRBE_PERF(PERF_BR_CALL), 0 },
+	{ PERF_SAMPLE_BRANCH_IND_CALL, BRBFCR_INDCALL,
+	  BRBE_PERF(PERF_BR_IND_CALL), 0 },
+	{ PERF_SAMPLE_BRANCH_ANY_RETURN, BRBFCR_RTN, BRBE_PERF(PERF_BR_RET),
+	  BRBE_PERF(PERF_BR_ERET) },
+	{ PERF_SAMPLE_BRANCH_COND, BRBFCR_CONDDIR, BRBE_PERF(PERF_BR_COND), 0 },
+	{ PERF_SAMPLE_BRANCH_IND_JUMP, BRBFCR_INDIRECT, BRBE_PERF(PERF_BR_IND),
+	  0 },
+};
+
 /* BRBFCR_EL1's kinds of branch for branch_sample_type @bst. */
 static u64 brbe_fcr_for(u64 bst)
 {
-	static const struct {
-		u64 perf;
-		u64 fcr;
-	} kinds[] = {
-		{ PERF_SAMPLE_BRANCH_ANY, BRBFCR_KINDS },
-		{ PERF_SAMPLE_BRANCH_ANY_CALL, BRBFCR_DIRCALL | BRBFCR_INDCALL },
-		{ PERF_SAMPLE_BRANCH_CALL, BRBFCR_DIRCALL },
-		{ PERF_SAMPLE_BRANCH_IND_CALL, BRBFCR_INDCALL },
-		{ PERF_SAMPLE_BRANCH_ANY_RETURN, BRBFCR_RTN },
-		{ PERF_SAMPLE_BRANCH_COND, BRBFCR_CONDDIR },
-		{ PERF_SAMPLE_BRANCH_IND_JUMP, BRBFCR_INDIRECT },
-	};
 	u64 fcr = 0;
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(kinds); i++)
-		if (bst & kinds[i].perf)
-			fcr |= kinds[i].fcr;
+	for (i = 0; i < ARRAY_SIZE(brbe_kind_rules); i++)
+		if (bst & brbe_kind_rules[i].perf)
+			fcr |= brbe_kind_rules[i].fcr;
 	return fcr;
+}
+
+/*
+ * The perf types a stack keeps for @bst: the hardware's filter is the
+ * union of every event's, this is one event's.
+ */
+static u64 brbe_kinds_kept(u64 bst)
+{
+	bool kernel = bst & PERF_SAMPLE_BRANCH_KERNEL;
+	u64 kinds = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(brbe_kind_rules); i++)
+		if (bst & brbe_kind_rules[i].perf)
+			kinds |= brbe_kind_rules[i].kinds |
+				 (kernel ? brbe_kind_rules[i].kernel_kinds : 0);
+	return kinds;
 }
 
 /*
  * BRBCR_EL1 for @bst: the ELs, cycles and prediction unless refused,
  * pausing at an overflow, virtual timestamps (unused, but TS must name
- * a clock).  Exceptions count as calls and exception returns as
- * returns, for a stack that includes the kernel: they have a kernel end.
+ * a clock), and exceptions and exception returns where the stack keeps
+ * them (brbe_kind_rules).
  */
 static u64 brbe_cr_for(u64 bst)
 {
 	u64 cr = BRBCR_FZP | FIELD_PREP(BRBCR_TS, BRBCR_TS_VIRTUAL);
+	u64 kinds = brbe_kinds_kept(bst);
 
 	if (bst & PERF_SAMPLE_BRANCH_USER)
 		cr |= BRBCR_E0BRE;
@@ -295,12 +347,10 @@ static u64 brbe_cr_for(u64 bst)
 		cr |= BRBCR_CC;
 	if (!(bst & PERF_SAMPLE_BRANCH_NO_FLAGS))
 		cr |= BRBCR_MPRED;
-	if (bst & PERF_SAMPLE_BRANCH_KERNEL) {
-		if (bst & (PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_ANY_CALL))
-			cr |= BRBCR_EXCEPTION;
-		if (bst & (PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_ANY_RETURN))
-			cr |= BRBCR_ERTN;
-	}
+	if (kinds & BRBE_EXCEPTION_KINDS)
+		cr |= BRBCR_EXCEPTION;
+	if (kinds & BRBE_PERF(PERF_BR_ERET))
+		cr |= BRBCR_ERTN;
 	return cr;
 }
 
@@ -367,55 +417,6 @@ void brbe_disable(const struct brbe_hw_ops *hw)
 /* ---- reading ------------------------------------------------------- */
 
 /*
- * The kinds of branch perf names (PERF_BR_*, then PERF_BR_NEW_* after
- * PERF_BR_MAX) as bits, for a stack's type filter.
- */
-#define BRBE_PERF(t)		BIT_ULL(t)
-#define BRBE_PERF_NEW(t)	BIT_ULL(PERF_BR_MAX + (t))
-#define BRBE_PLAIN_KINDS	(BRBE_PERF(PERF_BR_COND) | \
-				 BRBE_PERF(PERF_BR_UNCOND) | \
-				 BRBE_PERF(PERF_BR_IND) | \
-				 BRBE_PERF(PERF_BR_CALL) | \
-				 BRBE_PERF(PERF_BR_IND_CALL) | \
-				 BRBE_PERF(PERF_BR_RET))
-#define BRBE_EXCEPTION_KINDS	(BRBE_PERF(PERF_BR_SYSCALL) | \
-				 BRBE_PERF(PERF_BR_IRQ) | \
-				 BRBE_PERF(PERF_BR_SERROR) | \
-				 BRBE_PERF_NEW(PERF_BR_NEW_FAULT_ALGN) | \
-				 BRBE_PERF_NEW(PERF_BR_NEW_FAULT_DATA) | \
-				 BRBE_PERF_NEW(PERF_BR_NEW_FAULT_INST))
-
-/*
- * The kinds a stack keeps for @bst: the hardware's filter is the union
- * of every event's, this is one event's.  Exceptions go with calls and
- * exception returns with returns, where the kernel is included.
- */
-static u64 brbe_kinds_kept(u64 bst)
-{
-	bool kernel = bst & PERF_SAMPLE_BRANCH_KERNEL;
-	u64 kinds = 0;
-
-	if (bst & PERF_SAMPLE_BRANCH_ANY)
-		return BRBE_PLAIN_KINDS | (kernel ? BRBE_EXCEPTION_KINDS |
-					   BRBE_PERF(PERF_BR_ERET) : 0);
-	if (bst & PERF_SAMPLE_BRANCH_ANY_CALL)
-		kinds |= BRBE_PERF(PERF_BR_CALL) | BRBE_PERF(PERF_BR_IND_CALL) |
-			 (kernel ? BRBE_EXCEPTION_KINDS : 0);
-	if (bst & PERF_SAMPLE_BRANCH_CALL)
-		kinds |= BRBE_PERF(PERF_BR_CALL);
-	if (bst & PERF_SAMPLE_BRANCH_IND_CALL)
-		kinds |= BRBE_PERF(PERF_BR_IND_CALL);
-	if (bst & PERF_SAMPLE_BRANCH_IND_JUMP)
-		kinds |= BRBE_PERF(PERF_BR_IND);
-	if (bst & PERF_SAMPLE_BRANCH_COND)
-		kinds |= BRBE_PERF(PERF_BR_COND);
-	if (bst & PERF_SAMPLE_BRANCH_ANY_RETURN)
-		kinds |= BRBE_PERF(PERF_BR_RET) |
-			 (kernel ? BRBE_PERF(PERF_BR_ERET) : 0);
-	return kinds;
-}
-
-/*
  * BRBINF.TYPE to perf's type (low byte) and extended type (high byte).
  * A type perf has no name for (FIQ, debug, EL3 traps) is 0,
  * PERF_BR_UNKNOWN, which no filter keeps.
@@ -478,8 +479,7 @@ static void brbe_want_for(u64 bst, struct brbe_want *w)
 		.bst = bst,
 		.kinds = brbe_kinds_kept(bst),
 		.user = bst & PERF_SAMPLE_BRANCH_USER,
-		.kernel = (bst & PERF_SAMPLE_BRANCH_KERNEL) ||
-			  ((bst & PERF_SAMPLE_BRANCH_HV) && vhe),
+		.kernel = brbe_wants_kernel(bst),
 		.priv = {
 			PERF_BR_PRIV_USER, PERF_BR_PRIV_KERNEL,
 			vhe ? PERF_BR_PRIV_KERNEL : PERF_BR_PRIV_HV,

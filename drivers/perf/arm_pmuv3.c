@@ -546,14 +546,16 @@ static void armv8pmu_branch_read(struct arm_pmu *armpmu,
 		  stack);
 }
 
-/* A task coming in must not see the last one's branches. */
+/*
+ * A task coming in must not see the last one's branches.  The core
+ * calls this between a pmu_disable and a pmu_enable, and the PMU's
+ * start empties the buffer (brbe_enable()): what the callback is for is
+ * that bracket, at a switch where no task context would stop and start
+ * the PMU (a CPU-wide branch event alone).  Nothing is left to do here.
+ */
 static void armv8pmu_sched_task(struct perf_event_pmu_context *pmu_ctx,
 				struct task_struct *task, bool sched_in)
 {
-	struct arm_pmu *armpmu = to_arm_pmu(pmu_ctx->pmu);
-
-	if (sched_in && this_cpu_ptr(armpmu->hw_events)->branch_users)
-		armv8pmu_hw_of(armpmu)->brbe->invalidate();
 }
 
 static void armv8pmu_reset(void *info)
