@@ -64,6 +64,22 @@ static __u64 now_ns(void)
 	return (__u64)t.tv_sec * 1000000000ULL + t.tv_nsec;
 }
 
+/*
+ * Time a run() spent waiting on purpose (settle()), which measure() does
+ * not count towards its target: it is neither the operation nor setup
+ * that grows with n.
+ */
+static __u64 settled_ns;
+
+/* Sleep @us microseconds, outside what measure() counts. */
+static void settle(long us)
+{
+	__u64 t0 = now_ns();
+
+	usleep(us);
+	settled_ns += now_ns() - t0;
+}
+
 static void die(const char *what)
 {
 	fprintf(stderr, "bench: %s: %s\n", what, strerror(errno));
@@ -178,14 +194,18 @@ static double measure(run_fn run, long arg, long n0)
 	 * took, e.g. a difference against a baseline).
 	 */
 	while (spent < target_ns) {
+		__u64 took;
+
+		settled_ns = 0;
 		t0 = now_ns();
 		t = run(n, arg);
 		if (t < 0)
 			return t;
-		spent += now_ns() - t0;
+		took = now_ns() - t0 - settled_ns;
+		spent += took;
 		total += t;
 		ops += n;
-		if (now_ns() - t0 < target_ns / 4 && n < (1L << 24))
+		if (took < target_ns / 4 && n < (1L << 24))
 			n *= 2;
 	}
 	for (k = 0; k < PMU_ACCESS_KINDS; k++)
@@ -1320,6 +1340,15 @@ static double run_hw_sample_pmi(long n, long arg)
 #define SPE_BENCH_CHUNK		256	/* samples between reads */
 #define SPE_BENCH_AUX_PAGES	64
 #define SPE_BENCH_DATA_PAGES	8
+/*
+ * Each run opens and tears down its own event and AUX area, and part of
+ * a teardown happens a grace period later (the event and its buffer on
+ * both kernels, the AUX pages on ours): tens of thousands of
+ * instructions that landed in the next run's timed loops, its baseline
+ * or its sampled part by chance, and moved the figure by up to a third.
+ * Each run first sleeps past them.
+ */
+#define SPE_BENCH_SETTLE_US	50000
 
 /*
  * Records between @tail and @head of @size-byte @aux (free running,
@@ -1361,6 +1390,7 @@ static double run_spe_sample(long n, long arg)
 
 	if (find_pmu_named("arm_spe_", name, sizeof(name)))
 		return not_available("no arm_spe PMU", 0);
+	settle(SPE_BENCH_SETTLE_US);
 	for (c = 0; c < chunks; c++) {
 		t0 = now_ns();
 		hwc_loop(loop);
