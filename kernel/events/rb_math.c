@@ -117,48 +117,6 @@ void perf_mlock_charge(unsigned long pages, unsigned long user_locked,
 EXPORT_SYMBOL_IF_KUNIT(perf_mlock_charge);
 
 /**
- * perf_rb_room - bytes a writer may add without overtaking the reader
- * @head: the writer's position
- * @tail: the reader's (data_tail, as user space published it)
- * @data_size: bytes of data, a power of two
- * @backward: the buffer is written towards lower positions
- *
- * One byte always stays free, so that a full buffer is never mistaken
- * for an empty one (head == tail).  The difference is taken modulo the
- * size, so a nonsensical tail from user space yields some room, never a
- * write past the reader's data by more than the buffer.
- *
- * Return: the room, 0 to @data_size - 1.
- */
-unsigned long perf_rb_room(unsigned long head, unsigned long tail,
-			   unsigned long data_size, bool backward)
-{
-	unsigned long used = backward ? tail - head : head - tail;
-
-	return (data_size - 1 - used) & (data_size - 1);
-}
-EXPORT_SYMBOL_IF_KUNIT(perf_rb_room);
-
-/**
- * perf_rb_locate - where a position falls in the data
- * @pos: a position (any value; reduced modulo the data size)
- * @chunk_shift: log2 of the bytes in one chunk of data (a page, or a
- *	higher-order allocation)
- * @nr_chunks: chunks of data, a power of two
- * @spot: the result
- */
-void perf_rb_locate(unsigned long pos, unsigned int chunk_shift,
-		    unsigned long nr_chunks, struct perf_rb_spot *spot)
-{
-	unsigned long chunk = 1UL << chunk_shift;
-
-	spot->page = (pos >> chunk_shift) & (nr_chunks - 1);
-	spot->offset = pos & (chunk - 1);
-	spot->left = chunk - spot->offset;
-}
-EXPORT_SYMBOL_IF_KUNIT(perf_rb_locate);
-
-/**
  * perf_rb_watermark - how much must be written between reader wakeups
  * @data_size: bytes of data
  * @requested: attr.wakeup_watermark when attr.watermark is set, else 0
@@ -174,49 +132,6 @@ unsigned long perf_rb_watermark(unsigned long data_size,
 	return mark ?: data_size / 2;
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_rb_watermark);
-
-/**
- * perf_rb_wakeup_due - whether a write crossed the next watermark
- * @written: bytes written so far (the head, counted forwards)
- * @wakeup: where the last wakeup was due; advanced by one watermark
- *	when this one is
- * @watermark: perf_rb_watermark()
- *
- * Readers are woken once per watermark's worth of data, not once per
- * record; a write that crosses several marks at once wakes once.
- *
- * Return: true if readers should be woken.
- */
-bool perf_rb_wakeup_due(unsigned long written, unsigned long *wakeup,
-			unsigned long watermark)
-{
-	if (written - *wakeup <= watermark)
-		return false;
-	*wakeup += watermark;
-	return true;
-}
-EXPORT_SYMBOL_IF_KUNIT(perf_rb_wakeup_due);
-
-/**
- * perf_aux_room - bytes a PMU may write into a non-overwriting AUX area
- * @head: bytes committed so far (free-running)
- * @tail: aux_tail, what the reader has consumed (free-running)
- * @size: the area's bytes, a power of two
- *
- * One byte always stays free, as in upstream's AUX area: PMUs size their
- * writes from this number, so it is the same here.
- *
- * Return: the room, 0 when the area is full (or the reader's tail is
- * past the head, which only a confused reader makes).
- */
-unsigned long perf_aux_room(unsigned long head, unsigned long tail,
-			    unsigned long size)
-{
-	unsigned long used = head - tail;
-
-	return used < size ? size - 1 - used : 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(perf_aux_room);
 
 /**
  * perf_aux_watermark - bytes of AUX data between reader wakeups
@@ -235,21 +150,3 @@ unsigned long perf_aux_watermark(unsigned long size, u32 requested,
 }
 EXPORT_SYMBOL_IF_KUNIT(perf_aux_watermark);
 
-/**
- * perf_aux_wakeup_due - whether committed AUX data reached a watermark
- * @head: bytes committed so far
- * @mark: the last watermark multiple a wakeup was due at; moved to the
- *	multiple at or below @head when this one is
- * @watermark: perf_aux_watermark(), 0 for never
- *
- * Return: true if readers should be woken.
- */
-bool perf_aux_wakeup_due(unsigned long head, unsigned long *mark,
-			 unsigned long watermark)
-{
-	if (!watermark || head - *mark < watermark)
-		return false;
-	*mark = head - head % watermark;
-	return true;
-}
-EXPORT_SYMBOL_IF_KUNIT(perf_aux_wakeup_due);
