@@ -748,6 +748,22 @@ static inline void put_recursion_context(u8 *recursion, int rctx)
 }
 
 /*
+ * Claim and release current's level for perf's own work (swevent.c says
+ * why there are levels): what perf_swevent_get_recursion_context() and
+ * its put do for other subsystems, inline for the callers in here, which
+ * run on every software event and every deferred wakeup.
+ */
+static __always_inline int perf_recursion_enter(void)
+{
+	return get_recursion_context(current->perf_recursion);
+}
+
+static __always_inline void perf_recursion_leave(int rctx)
+{
+	put_recursion_context(current->perf_recursion, rctx);
+}
+
+/*
  * Does @event's context apply to this CPU right now (CPU binding,
  * cgroup)?  What sideband records go by: a task's mmap is the task's
  * wherever it runs.

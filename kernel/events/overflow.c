@@ -414,7 +414,7 @@ static void perf_pending_disable_run(struct irq_work *work)
 {
 	struct perf_event *event = container_of(work, struct perf_event,
 						pending_disable_irq);
-	int rctx = perf_swevent_get_recursion_context();
+	int rctx = perf_recursion_enter();
 	int cpu = READ_ONCE(event->oncpu);
 
 	/*
@@ -432,14 +432,14 @@ static void perf_pending_disable_run(struct irq_work *work)
 	}
 
 	if (rctx >= 0)
-		perf_swevent_put_recursion_context(rctx);
+		perf_recursion_leave(rctx);
 }
 
 static void perf_pending_irq_run(struct irq_work *work)
 {
 	struct perf_event *event = container_of(work, struct perf_event,
 						pending_irq);
-	int rctx = perf_swevent_get_recursion_context();
+	int rctx = perf_recursion_enter();
 
 	/* Wakeups go to the buffer's readers wherever the event runs now. */
 	if (READ_ONCE(event->pending_wakeup)) {
@@ -448,7 +448,7 @@ static void perf_pending_irq_run(struct irq_work *work)
 	}
 
 	if (rctx >= 0)
-		perf_swevent_put_recursion_context(rctx);
+		perf_recursion_leave(rctx);
 }
 
 /*
@@ -470,7 +470,7 @@ static void perf_pending_task_run(struct callback_head *head)
 {
 	struct perf_event *event = container_of(head, struct perf_event,
 						pending_task);
-	int rctx = perf_swevent_get_recursion_context();
+	int rctx = perf_recursion_enter();
 
 	if (event->pending_work) {
 		event->pending_work = 0;
@@ -481,7 +481,7 @@ static void perf_pending_task_run(struct callback_head *head)
 	put_event(event);
 
 	if (rctx >= 0)
-		perf_swevent_put_recursion_context(rctx);
+		perf_recursion_leave(rctx);
 }
 
 /**

@@ -65,9 +65,7 @@ DEFINE_PER_CPU(struct pt_regs, __perf_regs[4]);
  */
 int perf_swevent_get_recursion_context(void)
 {
-	u8 *levels = current->perf_recursion;
-
-	return get_recursion_context(levels);
+	return perf_recursion_enter();
 }
 EXPORT_SYMBOL_GPL(perf_swevent_get_recursion_context);
 
@@ -77,9 +75,7 @@ EXPORT_SYMBOL_GPL(perf_swevent_get_recursion_context);
  */
 void perf_swevent_put_recursion_context(int rctx)
 {
-	u8 *levels = current->perf_recursion;
-
-	put_recursion_context(levels, rctx);
+	perf_recursion_leave(rctx);
 }
 EXPORT_SYMBOL_GPL(perf_swevent_put_recursion_context);
 
@@ -313,7 +309,7 @@ void __perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 
 	preempt_disable_notrace();
 
-	level = perf_swevent_get_recursion_context();
+	level = perf_recursion_enter();
 	if (unlikely(level < 0))
 		goto done;
 
@@ -325,7 +321,7 @@ void __perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 	}
 
 	___perf_sw_event(event_id, nr, regs, addr);
-	perf_swevent_put_recursion_context(level);
+	perf_recursion_leave(level);
 done:
 	preempt_enable_notrace();
 }
