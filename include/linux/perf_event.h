@@ -1084,6 +1084,8 @@ int perf_aux_output_skip(struct perf_output_handle *handle,
 			 unsigned long size);
 void *perf_get_aux(struct perf_output_handle *handle);
 void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags);
+void perf_aux_irq_begin(void);
+void perf_aux_irq_end(void);
 long perf_output_copy_aux(struct perf_output_handle *aux_handle,
 			  struct perf_output_handle *handle,
 			  unsigned long from, unsigned long to);
@@ -1539,6 +1541,8 @@ perf_aux_output_skip(struct perf_output_handle *h, unsigned long len)
 	return -EINVAL;
 }
 static inline void *perf_get_aux(struct perf_output_handle *h)	{ return NULL; }
+static inline void perf_aux_irq_begin(void)				{ }
+static inline void perf_aux_irq_end(void)				{ }
 
 /* Scheduler and fork/exit hooks. */
 static inline void perf_event_task_migrate(struct task_struct *t)	{ }

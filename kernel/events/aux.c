@@ -404,6 +404,74 @@ void perf_aux_mapping_closed(struct perf_buffer *rb)
  * The PMU's side: one handle at a time per buffer.
  */
 
+/*
+ * Wakeups from the PMU's own interrupt.  A reader due a wakeup is woken
+ * from overflow.c's irq_work, because a handle may be closed where no
+ * task may be woken: in NMI, or in pmu::stop under the context lock,
+ * which the scheduler takes with its runqueue locked.  That irq_work
+ * costs an interrupt of its own (a self-IPI on arm64), and a PMU that
+ * stops at every watermark, as SPE does, paid one after each buffer
+ * interrupt for a wakeup its handler could have done itself.  So a
+ * PMU's handler that runs as a plain hard interrupt, with no perf lock
+ * held, brackets its AUX work with perf_aux_irq_begin() and
+ * perf_aux_irq_end(); a wakeup due in between is done at the end,
+ * directly, as the irq_work would have done it.  Upstream has no such
+ * bracket.  PREEMPT_RT keeps the irq_work: there the readers' wait
+ * queue lock may sleep.
+ */
+struct perf_aux_irq {
+	bool			active;
+	struct perf_event	*wakee;
+};
+
+static DEFINE_PER_CPU(struct perf_aux_irq, perf_aux_irq);
+
+/* Readers of @handle's buffer are due a wakeup: now, or at the bracket's end. */
+static void aux_wakeup(struct perf_output_handle *handle)
+{
+	struct perf_aux_irq *air = this_cpu_ptr(&perf_aux_irq);
+
+	if (air->active && (!air->wakee || air->wakee == handle->event)) {
+		perf_rb_note_wakeup(handle);
+		air->wakee = handle->event;
+		return;
+	}
+	perf_rb_queue_wakeup(handle);
+}
+
+/**
+ * perf_aux_irq_begin() - a PMU's interrupt handler starts its AUX work
+ *
+ * From a hard interrupt handler (not an NMI, not a threaded handler)
+ * that holds no perf lock; end with perf_aux_irq_end() before it
+ * returns.  Everything else about the handles is as without it.
+ */
+void perf_aux_irq_begin(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) || WARN_ON_ONCE(in_nmi()))
+		return;
+	lockdep_assert_irqs_disabled();
+	this_cpu_write(perf_aux_irq.active, true);
+}
+EXPORT_SYMBOL_GPL(perf_aux_irq_begin);
+
+/**
+ * perf_aux_irq_end() - the handler's AUX work is done: wake the readers
+ *	that are due a wakeup
+ */
+void perf_aux_irq_end(void)
+{
+	struct perf_aux_irq *air = this_cpu_ptr(&perf_aux_irq);
+	struct perf_event *event = air->wakee;
+
+	air->active = false;
+	air->wakee = NULL;
+	/* Alive: it cannot leave this CPU's PMU while we interrupt it. */
+	if (event)
+		perf_event_wakeup(event);
+}
+EXPORT_SYMBOL_GPL(perf_aux_irq_end);
+
 /* Is @aux still the area of its buffer, that is, still mapped? */
 static inline bool aux_published(struct perf_aux_area *aux)
 {
@@ -470,7 +538,7 @@ void *perf_aux_output_begin(struct perf_output_handle *handle,
 		handle->size = perf_aux_room(aux->head, tail, aux_bytes(aux));
 		if (!handle->size) {
 			perf_event_disable_inatomic(event);
-			perf_rb_queue_wakeup(handle);
+			aux_wakeup(handle);
 			handle->event = NULL;
 			goto put;
 		}
@@ -522,7 +590,7 @@ void perf_aux_output_end(struct perf_output_handle *handle,
 		if (aux_publish(aux) || truncated) {
 			if (truncated)
 				perf_event_disable_inatomic(handle->event);
-			perf_rb_queue_wakeup(handle);
+			aux_wakeup(handle);
 		}
 	}
 	handle->event = NULL;
@@ -546,7 +614,7 @@ int perf_aux_output_skip(struct perf_output_handle *handle,
 		return -ENOSPC;
 	aux->head += size;
 	if (aux_publish(aux)) {
-		perf_rb_queue_wakeup(handle);
+		aux_wakeup(handle);
 		handle->wakeup = aux->wakeup_mark + aux->watermark;
 	}
 	handle->head = aux->head;

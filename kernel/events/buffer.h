@@ -8,9 +8,11 @@
 #ifndef _KERNEL_EVENTS_BUFFER_H
 #define _KERNEL_EVENTS_BUFFER_H
 
+#include <linux/irq_work.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
+#include <linux/poll.h>
 #include <linux/refcount.h>
 
 #include "rb_math.h"
@@ -97,9 +99,33 @@ static inline unsigned long rb_data_bytes(struct perf_buffer *rb)
 	return rb->nr_pages << PAGE_SHIFT;
 }
 
+/*
+ * Readers are due a wakeup: what poll() and SIGIO will report.  The
+ * wakeup itself is perf_event_wakeup()'s.
+ */
+static inline void perf_rb_note_wakeup(struct perf_output_handle *handle)
+{
+	struct perf_event *event = handle->event;
+
+	atomic_set(&handle->rb->poll, EPOLLIN | EPOLLRDNORM);
+	if (!event->pending_kill && *perf_event_fasync(event))
+		event->pending_kill = POLL_IN;
+}
+
+/*
+ * Readers are due a wakeup: tell overflow.c's irq_work to do it.  Inline:
+ * the data area's writers and the AUX area's commit both come here at
+ * each watermark, from NMI or a PMU's interrupt.
+ */
+static inline void perf_rb_queue_wakeup(struct perf_output_handle *handle)
+{
+	perf_rb_note_wakeup(handle);
+	handle->event->pending_wakeup = 1;
+	irq_work_queue(&handle->event->pending_irq);
+}
+
 /* ring_buffer.c */
 void perf_rb_put(struct perf_buffer *rb);
-void perf_rb_queue_wakeup(struct perf_output_handle *handle);
 int perf_rb_charge(struct vm_area_struct *vma, unsigned long pages,
 		   struct perf_mmap_charge *charge);
 void perf_rb_uncharge(struct perf_mmap_charge *charge);

@@ -283,18 +283,6 @@ EXPORT_SYMBOL_GPL(__perf_event_update_userpage);
  * Writing records.
  */
 
-/* Readers are due a wakeup: tell overflow.c's irq_work to do it. */
-void perf_rb_queue_wakeup(struct perf_output_handle *handle)
-{
-	struct perf_event *event = handle->event;
-
-	atomic_set(&handle->rb->poll, EPOLLIN | EPOLLRDNORM);
-	event->pending_wakeup = 1;
-	if (!event->pending_kill && *perf_event_fasync(event))
-		event->pending_kill = POLL_IN;
-	irq_work_queue(&event->pending_irq);
-}
-
 static void rb_writer_enter(struct perf_output_handle *handle)
 {
 	struct perf_buffer *rb = handle->rb;
