@@ -758,33 +758,41 @@ static irqreturn_t spe_irq(int irq, void *data)
 {
 	struct perf_output_handle *handle = data;
 	struct perf_event *event = handle->event;
+	enum spe_service service;
 	struct spe_pmu *spe;
 
 	if (!perf_get_aux(handle))
 		return IRQ_NONE;
 	spe = to_spe(event->pmu);
-	switch (spe_buffer_service(spe, handle)) {
+	/* Readers due a wakeup are woken here, not from an irq_work. */
+	perf_aux_irq_begin();
+	service = spe_buffer_service(spe, handle);
+	switch (service) {
 	case SPE_NOTHING:
-		return IRQ_NONE;
+		break;
 	case SPE_BROKEN:
 		/* perf's irq_work may disable the event; let it first. */
 		irq_work_run();
 		spe_quiesce(spe);
 		break;
 	case SPE_FULL:
-		irq_work_run();
-		/* Go on unless perf said the output is truncated. */
-		if (!(handle->aux_flags & PERF_AUX_FLAG_TRUNCATED)) {
-			if (!spe_buffer_open(spe, handle, event))
-				spe_stop(event, PERF_EF_UPDATE);
-			else
-				spe_hw_sync(spe);
-		}
+		/*
+		 * Truncated: perf's irq_work disables the event; let it
+		 * first.  Otherwise go on with the next stretch.
+		 */
+		if (handle->aux_flags & PERF_AUX_FLAG_TRUNCATED)
+			irq_work_run();
+		else if (!spe_buffer_open(spe, handle, event))
+			spe_stop(event, PERF_EF_UPDATE);
+		else
+			spe_hw_sync(spe);
 		break;
 	}
 	/* Resume: the buffer's pointers are consistent again. */
-	spe_hw_write(spe, SPE_PMBSR, 0);
-	return IRQ_HANDLED;
+	if (service != SPE_NOTHING)
+		spe_hw_write(spe, SPE_PMBSR, 0);
+	perf_aux_irq_end();
+	return service == SPE_NOTHING ? IRQ_NONE : IRQ_HANDLED;
 }
 
 /* ---- sysfs --------------------------------------------------------- */
