@@ -219,7 +219,8 @@ x86_64)
 	# intel-hybrid (an Alder Lake, family 6
 	# model 97H: CPU 0 a P-core with 8 general counters, fixed
 	# counters 0-3 and PERF_METRICS, CPU 1 an E-core with 6 and 0-2,
-	# so that the kernel registers cpu_core and cpu_atom), intel-mNN
+	# so that the kernel registers cpu_core and cpu_atom; PEBS format
+	# 4 on both, as the part has it), intel-mNN
 	# (the intel model as family 6 model NNH, with the off-core
 	# response registers and 8 general counters, as from Sandy Bridge
 	# on without Hyper-Threading, so that limits to counters 0-3
@@ -289,8 +290,8 @@ x86_64)
 		       -icount $icount) ;;
 	intel-hybrid)
 		hybrid_cpu=max,vendor=GenuineIntel,family=6,model=151,stepping=2
-		qemu+=(-cpu "$hybrid_cpu,pmu-version=5,pmu-hybrid=on,pmu-offcore=on$pmu_extra"
-		       -icount $icount) ;;
+		hybrid_cpu+=,pmu-version=5,pmu-hybrid=on,pmu-offcore=on,pmu-pebs=on
+		qemu+=(-cpu "$hybrid_cpu$pmu_extra" -icount $icount) ;;
 	amd|amd-v2|amd-f15h)	# EPYC without the features TCG lacks (each would warn)
 		amd_cpu=EPYC,pmu=on,-rdseed,-sha-ni,-xsavec,-3dnowprefetch,-misalignsse,-osvw,-topoext,-fxsr-opt,-nrip-save
 		[ "$PMU_MODEL" = amd-v2 ] &&

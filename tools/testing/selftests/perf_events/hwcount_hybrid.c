@@ -659,4 +659,223 @@ TEST(hybrid_core_topdown_events)
 	}
 }
 
+/* ---- precise sampling (PEBS) on each kind of core ------------------- */
+
+/*
+ * Where the part has PEBS (the model's pmu-pebs: record format 4 with
+ * the adaptive groups on both kinds), stock gives each kind of core the
+ * rules of its own family: Golden Cove's table and precise distribution
+ * on the P-cores (instructions:ppp on fixed counter 0, every other
+ * event at precise_ip 3 on counter 0 or nowhere), Gracemont's on the
+ * E-cores (its two latency events on counters 0-1; instructions:ppp on
+ * fixed counter 0 or counter 0, every other event on counter 0); a
+ * period of 128 at least at precise_ip 3 on both, and max_precise 3.
+ */
+#define HYBRID_PEBS_REQUIRE(h) do {					\
+	HYBRID_REQUIRE(h);						\
+	if (!cpuinfo_flag(" pebs "))					\
+		SKIP(return, "no \"pebs\" in /proc/cpuinfo");		\
+} while (0)
+
+#define HY_PEBS_PERIOD	10007	/* a prime, in instructions */
+
+/*
+ * A user-only precise event of PMU @type, sampling IP with a wakeup per
+ * sample (not large PEBS: its counter has an RDPMC index); the load
+ * latency event with perf mem's threshold of 3: fd or -errno.
+ */
+static int hy_precise(__u32 type, __u64 config, int precise, __u64 period,
+		      int group)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = config;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.precise_ip = precise;
+	attr.sample_period = period;
+	attr.sample_type = PERF_SAMPLE_IP;
+	attr.wakeup_events = 1;
+	attr.disabled = group < 0;
+	if (config == 0x05d0)
+		attr.config1 = 3;	/* ldlat */
+	fd = sys_perf_event_open(&attr, 0, -1, group, 0);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Does a lone such event open, every @period: 0, or -errno */
+static int hy_precise_opens(__u32 type, __u64 config, int precise,
+			    __u64 period)
+{
+	int fd = hy_precise(type, config, precise, period, -1);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+/* @n such events of @config in one group: 0, or -errno */
+static int hy_precise_group(__u32 type, __u64 config, int precise, int n)
+{
+	int fd[8], i, err = 0;
+
+	for (i = 0; i < n; i++) {
+		fd[i] = hy_precise(type, config, precise, HY_PEBS_PERIOD,
+				   i ? fd[0] : -1);
+		if (fd[i] < 0) {
+			err = fd[i];
+			break;
+		}
+	}
+	while (i--)
+		close(fd[i]);
+	return err;
+}
+
+/*
+ * The counter a precise @config of @type runs on (its user page's RDPMC
+ * index) while this thread runs on @cpu; 0 where it did not run.
+ */
+static __u32 hy_precise_index(__u32 type, __u64 config, int precise,
+			      int cpu)
+{
+	struct perf_rb rb;
+	__u32 idx = 0;
+	int fd;
+
+	pin_to_cpu(cpu);
+	fd = hy_precise(type, config, precise, HY_PEBS_PERIOD, -1);
+	if (fd < 0)
+		return 0;
+	if (!perf_rb_map(&rb, fd, 8)) {
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		hwc_loop(1000);
+		idx = __atomic_load_n(&rb.up->index, __ATOMIC_RELAXED);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		perf_rb_unmap(&rb);
+	}
+	close(fd);
+	return idx;
+}
+
+/* caps/max_precise of both PMUs: 3 (a precise distribution on each) */
+TEST(hybrid_pebs_max_precise)
+{
+	static const char *const pmus[] = { "cpu_core", "cpu_atom" };
+	char path[256];
+	struct hybrid h;
+	int i;
+
+	HYBRID_PEBS_REQUIRE(&h);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), EVENT_SOURCE "/%s/caps/max_precise",
+			 pmus[i]);
+		EXPECT_EQ(3, read_long(path)) TH_LOG("%s", pmus[i]);
+	}
+}
+
+/*
+ * Precise samples on each kind of core, pinned to one: instructions at
+ * precise_ip 2, a sample every HY_PEBS_PERIOD of them, each with an
+ * exact IP, as many as the count says.
+ */
+TEST(hybrid_pebs_samples_on_each_kind)
+{
+	struct {
+		struct perf_event_header h;
+		__u64 ip;
+	} rec;
+	struct hybrid h;
+	int k;
+
+	HYBRID_PEBS_REQUIRE(&h);
+	for (k = 0; k < 2; k++) {
+		int cpu = k ? h.atom_cpu : h.core_cpu;
+		__u32 type = k ? h.atom_type : h.core_type;
+		unsigned long samples = 0, exact = 0;
+		__u64 count = 0;
+		struct perf_rb rb;
+		int fd, t;
+
+		pin_to_cpu(cpu);
+		fd = hy_precise(type, 0x00c0, 2, HY_PEBS_PERIOD, -1);
+		ASSERT_LE(0, fd) TH_LOG("kind %d: %s", k, strerror(-fd));
+		ASSERT_EQ(0, perf_rb_map(&rb, fd, 64));
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		hwc_loop(HY_N);
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		ASSERT_EQ(sizeof(count), read(fd, &count, sizeof(count)));
+		while ((t = perf_rb_next(&rb, &rec, sizeof(rec))) >= 0) {
+			if (t != PERF_RECORD_SAMPLE)
+				continue;
+			samples++;
+			exact += !!(rec.h.misc & PERF_RECORD_MISC_EXACT_IP);
+		}
+		perf_rb_unmap(&rb);
+		close(fd);
+		EXPECT_LE(HY_N / HY_PEBS_PERIOD, samples) TH_LOG("kind %d", k);
+		EXPECT_LE(count / HY_PEBS_PERIOD, samples + 1)
+			TH_LOG("kind %d: %lu samples, count %llu", k, samples,
+			       (unsigned long long)count);
+		EXPECT_GE(count / HY_PEBS_PERIOD + 1, samples);
+		EXPECT_EQ(samples, exact) TH_LOG("kind %d", k);
+	}
+}
+
+/*
+ * The P-cores (Golden Cove): instructions:ppp on fixed counter 0, core
+ * cycles:ppp on counter 0, so two of those cannot be scheduled
+ * together; INST_RETIRED.PREC_DIST's old code 0x01c0 (counters 1-7 by
+ * the table) nowhere at 3; the retired loads (MEM_INST_RETIRED.ALL_LOADS)
+ * on counters 0-3; a period under 128 refused at 3 alone.
+ */
+TEST(hybrid_pebs_core_rules)
+{
+	struct hybrid h;
+
+	HYBRID_PEBS_REQUIRE(&h);
+	EXPECT_EQ(0x40000001, hy_precise_index(h.core_type, 0x00c0, 3,
+					       h.core_cpu));
+	EXPECT_EQ(1, hy_precise_index(h.core_type, 0x003c, 3, h.core_cpu));
+	EXPECT_EQ(0, hy_precise_group(h.core_type, 0x003c, 3, 1));
+	EXPECT_EQ(-EINVAL, hy_precise_group(h.core_type, 0x003c, 3, 2));
+	EXPECT_EQ(0, hy_precise_group(h.core_type, 0x003c, 2, 2));
+	EXPECT_EQ(-EINVAL, hy_precise_group(h.core_type, 0x01c0, 3, 1));
+	EXPECT_EQ(0, hy_precise_group(h.core_type, 0x81d0, 2, 4));
+	EXPECT_EQ(-EINVAL, hy_precise_group(h.core_type, 0x81d0, 2, 5));
+	EXPECT_EQ(-EINVAL, hy_precise_opens(h.core_type, 0x003c, 3, 127));
+	EXPECT_EQ(0, hy_precise_opens(h.core_type, 0x003c, 3, 128));
+	EXPECT_EQ(0, hy_precise_opens(h.core_type, 0x003c, 2, 127));
+}
+
+/*
+ * The E-cores (Gracemont): core cycles:ppp on counter 0 (so not two),
+ * instructions:ppp on fixed counter 0 or counter 0; a period under 128
+ * refused at 3.  The load-latency event (MEM_UOPS_RETIRED.LOAD_LATENCY,
+ * counters 0-1 by the table, which KUnit holds) needs
+ * MSR_PEBS_LD_LAT_THRESHOLD, which the model does not have: ENXIO.
+ */
+TEST(hybrid_pebs_atom_rules)
+{
+	struct hybrid h;
+	__u32 idx;
+
+	HYBRID_PEBS_REQUIRE(&h);
+	idx = hy_precise_index(h.atom_type, 0x00c0, 3, h.atom_cpu);
+	EXPECT_TRUE(idx == 0x40000001 || idx == 1) TH_LOG("index %#x", idx);
+	EXPECT_EQ(1, hy_precise_index(h.atom_type, 0x003c, 3, h.atom_cpu));
+	EXPECT_EQ(-EINVAL, hy_precise_group(h.atom_type, 0x003c, 3, 2));
+	EXPECT_EQ(0, hy_precise_group(h.atom_type, 0x003c, 2, 2));
+	/* The model has no load-latency threshold register: refused. */
+	EXPECT_EQ(-ENXIO, hy_precise_opens(h.atom_type, 0x05d0, 2,
+					   HY_PEBS_PERIOD));
+	EXPECT_EQ(-EINVAL, hy_precise_opens(h.atom_type, 0x003c, 3, 127));
+	EXPECT_EQ(0, hy_precise_opens(h.atom_type, 0x003c, 3, 128));
+}
+
 TEST_HARNESS_MAIN
