@@ -228,8 +228,7 @@ s64 x86c_event_limit(const struct x86c_pmu *p, const struct perf_event *event,
 		     s64 load)
 {
 	load = x86c_limit_period(p->period_limits, event->hw.config, load);
-	if (unlikely(event->attr.precise_ip == 3) &&
-	    p->pebs_pdist == X86C_PDIST_COUNTER0)
+	if (unlikely(event->attr.precise_ip == 3) && p->pebs_pdist_floor)
 		load = max_t(s64, load, X86C_PDIST_MIN_PERIOD);
 	return load;
 }
@@ -554,8 +553,56 @@ static struct event_constraint x86c_no_counter = X86C_CONSTRAINT(0, 0, 0);
 /* The counters of the precise distribution (enum x86c_pdist) */
 static struct event_constraint x86c_pdist_counter0 =
 	X86C_CONSTRAINT(0, 0, BIT_ULL(0));
+static struct event_constraint x86c_pdist_counter1 =
+	X86C_CONSTRAINT(0, 0, BIT_ULL(1));
+static struct event_constraint x86c_pdist_counters01 =
+	X86C_CONSTRAINT(0, 0, GENMASK_ULL(1, 0));
 static struct event_constraint x86c_pdist_fixed0 =
 	X86C_FIXED_ONLY_CONSTRAINT(0x00c0, 0);
+static struct event_constraint x86c_pdist_fixed0_counter0 =
+	X86C_CONSTRAINT(0, 0, BIT_ULL(INTEL_PMC_IDX_FIXED) | BIT_ULL(0));
+static struct event_constraint x86c_pdist_fixed0_counters01 =
+	X86C_CONSTRAINT(0, 0, BIT_ULL(INTEL_PMC_IDX_FIXED) | GENMASK_ULL(1, 0));
+/* Instructions with their retire latency: anywhere but fixed 0 and 0 */
+static struct event_constraint x86c_pdist_counters1_7 =
+	X86C_CONSTRAINT(0, 0, GENMASK_ULL(7, 1));
+
+/*
+ * Where precise_ip 3 puts an event of @config that would otherwise use
+ * @c, by the precise distribution @pdist (enum x86c_pdist, not NONE).
+ */
+static struct event_constraint *x86c_pdist_constraint(u8 pdist, u64 config,
+						      struct event_constraint *c)
+{
+	bool insns = constraint_match(&x86c_pdist_fixed0, config);
+
+	switch (pdist) {
+	case X86C_PDIST_FIXED0:
+		return insns ? &x86c_pdist_fixed0 : c;
+	case X86C_PDIST_COUNTER0:
+	case X86C_PDIST_COUNTER0_LATENCY:
+		if (insns)
+			return &x86c_pdist_fixed0;
+		return c->idxmsk64 & BIT_ULL(0) ? &x86c_pdist_counter0 :
+						   &x86c_no_counter;
+	case X86C_PDIST_EITHER0:
+		return insns ? &x86c_pdist_fixed0_counter0 :
+			       &x86c_pdist_counter0;
+	case X86C_PDIST_COUNTERS01:
+		if (insns)
+			return &x86c_pdist_fixed0_counters01;
+		switch (c->idxmsk64 & GENMASK_ULL(1, 0)) {
+		case BIT_ULL(0):
+			return &x86c_pdist_counter0;
+		case BIT_ULL(1):
+			return &x86c_pdist_counter1;
+		case GENMASK_ULL(1, 0):
+			return &x86c_pdist_counters01;
+		}
+		return &x86c_no_counter;
+	}
+	return c;
+}
 
 /*
  * Those of @config's code (x86c_code_constraint()), except that an
@@ -572,13 +619,8 @@ static struct event_constraint *x86c_constraint_of(struct x86c_pmu *p,
 	if (unlikely(config & HSW_IN_TX_CHECKPOINTED) && p->in_tx)
 		c = c->idxmsk64 & BIT_ULL(2) ? &x86c_counter2 :
 					       &x86c_no_counter;
-	if (unlikely(precise == 3) && p->pebs_pdist != X86C_PDIST_NONE) {
-		if (constraint_match(&x86c_pdist_fixed0, config))
-			return &x86c_pdist_fixed0;
-		if (p->pebs_pdist == X86C_PDIST_COUNTER0)
-			return c->idxmsk64 & BIT_ULL(0) ? &x86c_pdist_counter0 :
-							   &x86c_no_counter;
-	}
+	if (unlikely(precise == 3) && p->pebs_pdist != X86C_PDIST_NONE)
+		return x86c_pdist_constraint(p->pebs_pdist, config, c);
 	return c;
 }
 
@@ -605,8 +647,14 @@ struct event_constraint *x86c_constraint(struct x86c_pmu *p, u64 config)
 struct event_constraint *x86c_event_constraint(struct x86c_pmu *p,
 					       struct perf_event *event)
 {
-	return x86c_constraint_of(p, event->hw.config,
-				  event->attr.precise_ip);
+	const struct perf_event_attr *attr = &event->attr;
+
+	if (unlikely(p->pebs_pdist == X86C_PDIST_COUNTER0_LATENCY) &&
+	    attr->precise_ip && (attr->sample_type & PERF_SAMPLE_WEIGHT_TYPE) &&
+	    constraint_match(&x86c_pdist_fixed0, event->hw.config))
+		return attr->precise_ip == 3 ? &x86c_no_counter :
+					       &x86c_pdist_counters1_7;
+	return x86c_constraint_of(p, event->hw.config, attr->precise_ip);
 }
 
 /* Serializes x86c_withhold(), of every PMU. */

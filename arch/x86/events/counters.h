@@ -629,6 +629,7 @@ struct x86c_lbr {
  *	where precise events are placed as others
  * @pebs_any: format 3: the counters of every other precise event
  * @pebs_pdist: where precise_ip 3 samples at format 4 (enum x86c_pdist)
+ * @pebs_pdist_floor: precise_ip 3 takes X86C_PDIST_MIN_PERIOD at least
  * @mem_events: Intel: the family's memory events, shown where @pebs
  */
 struct x86c_pmu {
@@ -696,6 +697,7 @@ struct x86c_pmu {
 	struct event_constraint		*pebs_table;
 	struct event_constraint		pebs_any;
 	u8				pebs_pdist;
+	bool				pebs_pdist_floor;
 	const struct x86c_named_event	*mem_events;
 };
 
@@ -838,6 +840,8 @@ x86c_named_skip_ends(const struct x86c_named_event *e)
  *	samples precisely: precise_ip 3, at which core cycles sample as it
  * @pebs_pdist: format 4: the counters of precise_ip 3 (enum x86c_pdist),
  *	which there is where not X86C_PDIST_NONE
+ * @pebs_pdist_floor: format 4: precise_ip 3 needs a period of
+ *	X86C_PDIST_MIN_PERIOD at least
  * @mem_events: its memory events (events/ where its PEBS is driven,
  *	as upstream shows them with PEBS), ended by one without a name,
  *	or NULL
@@ -869,6 +873,7 @@ struct x86c_intel_family {
 	u64				pebs_counters;
 	bool				pebs_prec_dist;
 	u8				pebs_pdist;
+	bool				pebs_pdist_floor;
 	const struct x86c_named_event	*mem_events;
 	const struct x86c_intel_family	*atom;
 };
@@ -881,13 +886,28 @@ struct x86c_intel_family {
  *	Lake)
  * @X86C_PDIST_COUNTER0: that, and every other event on general-purpose
  *	counter 0, the one with the precise distribution (PDist), or
- *	nowhere where its code may not use that counter; a period of
- *	X86C_PDIST_MIN_PERIOD at least (Golden Cove)
+ *	nowhere where its code may not use that counter (Golden Cove)
+ * @X86C_PDIST_COUNTER0_LATENCY: as COUNTER0; and instructions retired
+ *	sampled with their retire latency (PERF_SAMPLE_WEIGHT_TYPE) never
+ *	on fixed counter 0, which does not record it: counters 1-7 at
+ *	precise_ip 1 and 2, nowhere at 3 (Redwood Cove, Lion Cove)
+ * @X86C_PDIST_EITHER0: instructions retired on fixed counter 0 or
+ *	general-purpose counter 0, every other event on counter 0 (Tremont,
+ *	Gracemont)
+ * @X86C_PDIST_COUNTERS01: instructions retired on fixed counter 0 or
+ *	general-purpose counter 0 or 1, every other event on those of
+ *	counters 0 and 1 its code may use, or nowhere (Crestmont, Skymont)
+ *
+ * Where a family's pebs_pdist_floor says so, a period of
+ * X86C_PDIST_MIN_PERIOD at least at precise_ip 3 (Tremont has none).
  */
 enum x86c_pdist {
 	X86C_PDIST_NONE,
 	X86C_PDIST_FIXED0,
 	X86C_PDIST_COUNTER0,
+	X86C_PDIST_COUNTER0_LATENCY,
+	X86C_PDIST_EITHER0,
+	X86C_PDIST_COUNTERS01,
 };
 
 #define X86C_PDIST_MIN_PERIOD	128
@@ -1097,6 +1117,7 @@ struct x86c_pebs_view {
 
 /* intel/pebs.c: precise event-based sampling */
 void x86c_pebs_probe(struct x86c_pmu *p, const struct x86c_intel_family *f);
+void x86c_pebs_reshape(struct x86c_pmu *p, const struct x86c_intel_family *f);
 bool x86c_pebs_shape(struct x86c_pmu *p, const struct x86c_intel_family *f,
 		     int format, bool baseline);
 int x86c_pebs_config(struct x86c_pmu *p, struct perf_event *event);

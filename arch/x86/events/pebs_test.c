@@ -532,6 +532,113 @@ static void pebs_fmt4_families(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, p->pebs_table);
 }
 
+/*
+ * The hybrid parts' and the Atoms' rules at format 4 (stock's glc, rwc,
+ * lnc, tnt and cmt constraints and glc_limit_period): each kind of core
+ * its own table and precise distribution.
+ */
+static void pebs_fmt4_hybrid_atoms(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	const struct x86c_intel_family *adl =
+		pebs_test_family("alderlake_hybrid");
+	const struct x86c_intel_family *mtl =
+		pebs_test_family("meteorlake_hybrid");
+	const struct x86c_intel_family *lnl =
+		pebs_test_family("lunarlake_hybrid");
+	const struct x86c_intel_family *tnt = pebs_test_family("Tremont");
+	const struct x86c_intel_family *srf = pebs_test_family("crestmont");
+	struct x86c_pmu *p = ctx->p;
+	u64 fixed0 = BIT_ULL(FIX(0));
+	struct perf_event *event;
+
+	KUNIT_ASSERT_NOT_NULL(test, adl);
+	KUNIT_ASSERT_NOT_NULL(test, mtl);
+	KUNIT_ASSERT_NOT_NULL(test, lnl);
+	KUNIT_ASSERT_NOT_NULL(test, tnt);
+	KUNIT_ASSERT_NOT_NULL(test, srf);
+	KUNIT_ASSERT_NOT_NULL(test, adl->atom);
+	p->pebs = true;
+
+	/* Alder Lake's P-cores: Golden Cove's table and rule. */
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, adl, 4, true));
+	KUNIT_EXPECT_EQ(test, p->max_precise, 3);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x00c0, 2), 0xfeULL);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x00c0, 3), fixed0);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x003c, 3), BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x81d0, 2), 0xfULL);
+	event = pebs_test_code(test, 0x003c, 3);
+	KUNIT_EXPECT_EQ(test, x86c_event_limit(p, event, 100), 128);
+
+	/*
+	 * Its E-cores (Gracemont): latency rows, instructions:ppp on fixed
+	 * 0 or counter 0, anything else on counter 0, 128 at least.
+	 */
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, adl->atom, 4, true));
+	KUNIT_EXPECT_EQ(test, p->max_precise, 3);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x05d0, 2), 0x3ULL);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x06d0, 2), 0x3fULL);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x00c0, 3),
+			fixed0 | BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x003c, 3), BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x003c, 2),
+			x86c_constraint(p, 0x003c)->idxmsk64);
+	event = pebs_test_code(test, 0x003c, 3);
+	KUNIT_EXPECT_EQ(test, x86c_event_limit(p, event, 100), 128);
+
+	/* Tremont: the same distribution, no table, no shortest period. */
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, tnt, 4, true));
+	KUNIT_EXPECT_EQ(test, p->max_precise, 3);
+	KUNIT_EXPECT_NULL(test, p->pebs_table);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x00c0, 3),
+			fixed0 | BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x05d0, 3), BIT_ULL(0));
+	event = pebs_test_code(test, 0x003c, 3);
+	KUNIT_EXPECT_EQ(test, x86c_event_limit(p, event, 100), 100);
+
+	/*
+	 * Crestmont (alone, and as Meteor Lake's E-cores): counters 0 and
+	 * 1 at precise_ip 3, instructions on fixed 0 too; a code counter 0
+	 * may not use goes on 1 alone.
+	 */
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, srf, 4, true));
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x00c0, 3),
+			fixed0 | GENMASK_ULL(1, 0));
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x003c, 3),
+			GENMASK_ULL(1, 0));
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x05d0, 3),
+			GENMASK_ULL(1, 0));
+	event = pebs_test_code(test, 0x003c, 3);
+	KUNIT_EXPECT_EQ(test, x86c_event_limit(p, event, 100), 128);
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, mtl->atom, 4, true));
+	KUNIT_EXPECT_EQ(test, p->pebs_pdist, X86C_PDIST_COUNTERS01);
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, lnl->atom, 4, true));
+	KUNIT_EXPECT_EQ(test, p->pebs_pdist, X86C_PDIST_COUNTERS01);
+
+	/*
+	 * Meteor Lake's P-cores: Golden Cove's, but instructions sampled
+	 * with their retire latency never on fixed counter 0: counters 1-7
+	 * at 2, nowhere at 3.
+	 */
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, mtl, 4, true));
+	event = pebs_test_code(test, 0x00c0, 2);
+	event->attr.sample_type |= PERF_SAMPLE_WEIGHT_TYPE;
+	KUNIT_EXPECT_EQ(test, x86c_event_constraint(p, event)->idxmsk64,
+			GENMASK_ULL(7, 1));
+	event->attr.precise_ip = 3;
+	KUNIT_EXPECT_EQ(test, x86c_event_constraint(p, event)->weight, 0);
+	event->attr.sample_type &= ~PERF_SAMPLE_WEIGHT_TYPE;
+	KUNIT_EXPECT_EQ(test, x86c_event_constraint(p, event)->idxmsk64, fixed0);
+
+	/* Lunar Lake's P-cores: Lion Cove's table, OCR on counter 0. */
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, lnl, 4, true));
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x012a, 2), BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x02cd, 2), 0x3ULL);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x0100, 2), fixed0);
+	KUNIT_EXPECT_EQ(test, pebs_test_counters(test, p, 0x00c0, 2),
+			x86c_constraint(p, 0x00c0)->idxmsk64);
+}
+
 static struct kunit_case pebs_cases[] = {
 	KUNIT_CASE(pebs_record_regs),
 	KUNIT_CASE(pebs_config_rule),
@@ -539,6 +646,7 @@ static struct kunit_case pebs_cases[] = {
 	KUNIT_CASE(pebs_fmt3_records),
 	KUNIT_CASE(pebs_fmt3_config),
 	KUNIT_CASE(pebs_fmt4_families),
+	KUNIT_CASE(pebs_fmt4_hybrid_atoms),
 	{}
 };
 

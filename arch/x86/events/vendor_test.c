@@ -174,15 +174,23 @@ static void intel_hybrid_split(struct kunit *test)
 		X86C_EVENT_CONSTRAINT(0x01, 0x0f),
 		X86C_CONSTRAINT_END
 	};
+	static struct event_constraint core_pebs[] = {
+		X86C_UEVENT_CONSTRAINT(0x01cd, 0xfe),
+		X86C_CONSTRAINT_END
+	};
 	static const struct x86c_intel_family atom_family = {
 		.name	= "test_hybrid",
 		.event_map = { [PERF_COUNT_HW_REF_CPU_CYCLES] = 0x013c },
+		.pebs_pdist = X86C_PDIST_EITHER0,
 	};
 	static const struct x86c_intel_family core_family = {
 		.name		= "test_hybrid",
 		.constraints	= core_table,
 		.core_more_gp	= 2,
 		.core_more_fixed = BIT_ULL(3),
+		.pebs_constraints = core_pebs,
+		.pebs_pdist	= X86C_PDIST_COUNTER0,
+		.pebs_pdist_floor = true,
 		.atom		= &atom_family,
 	};
 	/* A later part whose P-cores CPUID 0AH describes as they are. */
@@ -262,6 +270,24 @@ static void intel_hybrid_split(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->num_gp, 6);
 	KUNIT_EXPECT_EQ(test, atom->num_gp, 8);
 	KUNIT_EXPECT_EQ(test, atom->fixed_present, 0x7ULL);
+
+	/*
+	 * PEBS probed on the P-cores' family: the E-cores take the same
+	 * record format with their own family's table and precise rules.
+	 */
+	p->perf_capabilities = PERF_CAP_PEBS_BASELINE | (4ULL << 8);
+	KUNIT_ASSERT_TRUE(test, x86c_pebs_shape(p, &core_family, 4, true));
+	p->pebs = true;
+	x86c_intel_split_hybrid(p, atom, &core_family, NULL);
+	KUNIT_EXPECT_PTR_EQ(test, p->pebs_table, &core_pebs[0]);
+	KUNIT_EXPECT_EQ(test, p->pebs_pdist, X86C_PDIST_COUNTER0);
+	KUNIT_EXPECT_TRUE(test, p->pebs_pdist_floor);
+	KUNIT_EXPECT_TRUE(test, atom->pebs);
+	KUNIT_EXPECT_EQ(test, atom->pebs_format, 4);
+	KUNIT_EXPECT_NULL(test, atom->pebs_table);
+	KUNIT_EXPECT_EQ(test, atom->pebs_pdist, X86C_PDIST_EITHER0);
+	KUNIT_EXPECT_FALSE(test, atom->pebs_pdist_floor);
+	KUNIT_EXPECT_EQ(test, atom->max_precise, 3);
 }
 
 /*

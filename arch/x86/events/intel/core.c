@@ -682,7 +682,8 @@ static void intel_family_tables(struct x86c_pmu *p,
  *	CPUID describes
  * @p: probed from CPUID 0AH, with family @f's tables already; becomes
  *	the P-cores' PMU
- * @atom: becomes the E-cores' PMU, with @f->atom's tables
+ * @atom: becomes the E-cores' PMU, with @f->atom's tables and precise
+ *	rules
  * @f: the part's family
  * @boot: the boot CPU's kind's counters from CPUID leaf 23H, or NULL
  *
@@ -713,6 +714,7 @@ void x86c_intel_split_hybrid(struct x86c_pmu *p, struct x86c_pmu *atom,
 	atom->name = "cpu_atom";
 	atom->core_type = X86C_INTEL_ATOM;
 	intel_family_tables(atom, f->atom);
+	x86c_pebs_reshape(atom, f->atom);
 
 	p->name = "cpu_core";
 	p->core_type = X86C_INTEL_CORE;

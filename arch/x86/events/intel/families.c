@@ -549,6 +549,23 @@ static struct event_constraint golden_cove_pebs_constraints[] = {
 };
 
 /*
+ * Lion Cove's: INST_RETIRED.PREC_DIST on fixed counter 0 and
+ * TOPDOWN.SLOTS on fixed counter 3, as before; the off-core response
+ * events (OCR, 0x2a and 0x2b) on counter 0 alone; load latency on
+ * counters 2-9, store latency on 0-1.  Instructions retired sample
+ * where they count, fixed counter 0 first.
+ */
+static struct event_constraint lion_cove_pebs_constraints[] = {
+	X86C_CONSTRAINT(0x0100, PEBS_UEVENT_CMASK, PEBS_FIXED0),
+	X86C_CONSTRAINT(0x0400, PEBS_UEVENT_CMASK, PEBS_FIXED3),
+	X86C_CONSTRAINT(0x012a, PEBS_UEVENT_CMASK, 0x1),
+	X86C_CONSTRAINT(0x012b, PEBS_UEVENT_CMASK, 0x1),
+	X86C_UEVENT_CONSTRAINT(0x01cd, 0x3fc),
+	X86C_UEVENT_CONSTRAINT(0x02cd, 0x3),
+	X86C_CONSTRAINT_END
+};
+
+/*
  * perf mem's events from Haswell to Ice Lake: loads above a latency of
  * 3 cycles (MEM_TRANS_RETIRED.LOAD_LATENCY), all stores
  * (MEM_INST_RETIRED.ALL_STORES).
@@ -638,6 +655,7 @@ static const struct x86c_intel_family x86c_family_sapphire_rapids = {
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
 	.pebs_constraints = golden_cove_pebs_constraints,
 	.pebs_pdist	= X86C_PDIST_COUNTER0,
+	.pebs_pdist_floor = true,
 	.mem_events	= golden_cove_mem_events,
 };
 
@@ -664,6 +682,7 @@ static const struct x86c_intel_family x86c_family_granite_rapids = {
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
 	.pebs_constraints = golden_cove_pebs_constraints,
 	.pebs_pdist	= X86C_PDIST_COUNTER0,
+	.pebs_pdist_floor = true,
 	.mem_events	= golden_cove_mem_events,
 };
 
@@ -684,6 +703,9 @@ static const struct x86c_intel_family x86c_family_alderlake_hybrid = {
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
 	.core_more_gp	= 2,
 	.core_more_fixed = BIT_ULL(3),	/* topdown slots */
+	.pebs_constraints = golden_cove_pebs_constraints,
+	.pebs_pdist	= X86C_PDIST_COUNTER0,
+	.pebs_pdist_floor = true,
 	.atom		= &x86c_family_gracemont_hybrid,
 };
 
@@ -712,6 +734,9 @@ static const struct x86c_intel_family x86c_family_meteorlake_hybrid = {
 	.named_events	= redwood_cove_hybrid_named_events,
 	.tsx_events	= golden_cove_tsx_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
+	.pebs_constraints = golden_cove_pebs_constraints,
+	.pebs_pdist	= X86C_PDIST_COUNTER0_LATENCY,
+	.pebs_pdist_floor = true,
 	.atom		= &x86c_family_crestmont_hybrid,
 };
 
@@ -801,6 +826,9 @@ static const struct x86c_intel_family x86c_family_lunarlake_hybrid = {
 	.named_events	= redwood_cove_hybrid_named_events,
 	.tsx_events	= golden_cove_tsx_events,
 	.nr_metrics	= INTEL_TD_METRIC_NUM,
+	.pebs_constraints = lion_cove_pebs_constraints,
+	.pebs_pdist	= X86C_PDIST_COUNTER0_LATENCY,
+	.pebs_pdist_floor = true,
 	.atom		= &x86c_family_skymont_hybrid,
 };
 

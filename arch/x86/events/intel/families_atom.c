@@ -339,6 +339,11 @@ static const struct x86c_named_event tremont_named_events[] = {
 	{ }
 };
 
+/*
+ * Tremont's precise events sample where they count; precise_ip 3 puts
+ * instructions retired on fixed counter 0 or counter 0, everything else
+ * on counter 0, with no shortest period.
+ */
 const struct x86c_intel_family x86c_family_tremont = {
 	.name		= "Tremont",	/* so capitalised upstream */
 	.models		= tremont_models,
@@ -347,6 +352,27 @@ const struct x86c_intel_family x86c_family_tremont = {
 	.extra_regs	= tremont_extra_regs,
 	.nr_extra	= ARRAY_SIZE(tremont_extra_regs),
 	.named_events	= tremont_named_events,
+	.pebs_pdist	= X86C_PDIST_EITHER0,
+};
+
+/*
+ * The precise events of Gracemont and the E-cores after it that do not
+ * sample where they count: load latency (MEM_UOPS_RETIRED.LOAD_LATENCY)
+ * on counters 0-1, store latency on 0-5.  Every other one samples where
+ * it counts (format 4).  At precise_ip 3 these take a period of
+ * X86C_PDIST_MIN_PERIOD at least.
+ */
+static struct event_constraint gracemont_pebs_constraints[] = {
+	X86C_UEVENT_CONSTRAINT(0x05d0, 0x3),
+	X86C_UEVENT_CONSTRAINT(0x06d0, 0x3f),
+	X86C_CONSTRAINT_END
+};
+
+/* perf mem's events on the E-cores, where their PEBS is driven */
+static const struct x86c_named_event gracemont_mem_events[] = {
+	{ "mem-loads",	"event=0xd0,umask=0x5,ldlat=3" },
+	{ "mem-stores",	"event=0xd0,umask=0x6" },
+	{ }
 };
 
 /* Reference cycles (REF_TSC_P) on fixed counter 2 as well. */
@@ -389,6 +415,10 @@ const struct x86c_intel_family x86c_family_gracemont = {
 	.extra_regs	= gracemont_extra_regs,
 	.nr_extra	= ARRAY_SIZE(gracemont_extra_regs),
 	.named_events	= tremont_named_events,
+	.pebs_constraints = gracemont_pebs_constraints,
+	.pebs_pdist	= X86C_PDIST_EITHER0,
+	.pebs_pdist_floor = true,
+	.mem_events	= gracemont_mem_events,
 };
 
 /* The four top-down levels are plain events on Gracemont. */
@@ -418,6 +448,9 @@ const struct x86c_intel_family x86c_family_gracemont_hybrid = {
 	.nr_extra	= ARRAY_SIZE(gracemont_extra_regs),
 	.named_events	= gracemont_hybrid_named_events,
 	.constraints	= gracemont_constraints,
+	.pebs_constraints = gracemont_pebs_constraints,
+	.pebs_pdist	= X86C_PDIST_EITHER0,
+	.pebs_pdist_floor = true,
 };
 
 static const u8 crestmont_models[] = {
@@ -463,6 +496,10 @@ const struct x86c_intel_family x86c_family_crestmont = {
 	.extra_regs	= crestmont_extra_regs,
 	.nr_extra	= ARRAY_SIZE(crestmont_extra_regs),
 	.named_events	= crestmont_named_events,
+	.pebs_constraints = gracemont_pebs_constraints,
+	.pebs_pdist	= X86C_PDIST_COUNTERS01,
+	.pebs_pdist_floor = true,
+	.mem_events	= gracemont_mem_events,
 };
 
 /* Crestmont as Meteor Lake's E-cores. */
@@ -478,6 +515,9 @@ const struct x86c_intel_family x86c_family_crestmont_hybrid = {
 	.extra_regs	= crestmont_extra_regs,
 	.nr_extra	= ARRAY_SIZE(crestmont_extra_regs),
 	.named_events	= gracemont_hybrid_named_events,
+	.pebs_constraints = gracemont_pebs_constraints,
+	.pebs_pdist	= X86C_PDIST_COUNTERS01,
+	.pebs_pdist_floor = true,
 };
 
 /*
@@ -512,4 +552,7 @@ const struct x86c_intel_family x86c_family_skymont_hybrid = {
 	.extra_regs	= crestmont_extra_regs,
 	.nr_extra	= ARRAY_SIZE(crestmont_extra_regs),
 	.named_events	= skymont_hybrid_named_events,
+	.pebs_constraints = gracemont_pebs_constraints,
+	.pebs_pdist	= X86C_PDIST_COUNTERS01,
+	.pebs_pdist_floor = true,
 };

@@ -122,11 +122,13 @@ bool x86c_pebs_shape(struct x86c_pmu *p, const struct x86c_intel_family *f,
 	p->pebs_table = NULL;
 	p->pebs_any = (struct event_constraint) { };
 	p->pebs_pdist = X86C_PDIST_NONE;
+	p->pebs_pdist_floor = false;
 	if (!f)
 		f = &none;
 	if (format == 4 && baseline) {
 		p->pebs_table = f->pebs_constraints;
 		p->pebs_pdist = f->pebs_pdist;
+		p->pebs_pdist_floor = f->pebs_pdist_floor;
 		p->pebs_cycles_alias = f == &none;
 	} else if (format == 3 && f->pebs_constraints) {
 		counters = f->pebs_counters & GENMASK_ULL(p->num_gp - 1, 0);
@@ -154,6 +156,16 @@ bool x86c_pebs_shape(struct x86c_pmu *p, const struct x86c_intel_family *f,
  * feature the kernel reads from IA32_MISC_ENABLE, and a record format
  * x86c_pebs_shape() takes.
  */
+/* The record format @p's IA32_PERF_CAPABILITIES gives, shaped by @f */
+static bool x86c_pebs_shape_caps(struct x86c_pmu *p,
+				 const struct x86c_intel_family *f)
+{
+	u64 caps = p->perf_capabilities;
+
+	return x86c_pebs_shape(p, f, (caps & PERF_CAP_PEBS_FORMAT) >> 8,
+			       caps & PERF_CAP_PEBS_BASELINE);
+}
+
 void x86c_pebs_probe(struct x86c_pmu *p, const struct x86c_intel_family *f)
 {
 	u64 caps = p->perf_capabilities;
@@ -164,7 +176,7 @@ void x86c_pebs_probe(struct x86c_pmu *p, const struct x86c_intel_family *f)
 	if (!boot_cpu_has(X86_FEATURE_PEBS) ||
 	    !boot_cpu_has(X86_FEATURE_DTES64))
 		return;
-	if (!x86c_pebs_shape(p, f, format, baseline)) {
+	if (!x86c_pebs_shape_caps(p, f)) {
 		if (x86c_is_host(p))
 			pr_info("perf/x86: PEBS record format %d%s is not driven: no precise sampling\n",
 				format, baseline ? " with the adaptive groups" : "");
@@ -175,6 +187,22 @@ void x86c_pebs_probe(struct x86c_pmu *p, const struct x86c_intel_family *f)
 		pr_info("perf/x86: PEBS, record format %d%s\n", format,
 			format == 4 ? " with the adaptive groups" : "");
 	p->status_extra |= GLOBAL_STATUS_BUFFER_OVF;
+}
+
+/**
+ * x86c_pebs_reshape - a hybrid part's E-core PMU takes its own family's
+ *	precise rules
+ * @p: the E-cores' PMU, a copy of the P-cores' probed one
+ * @f: the E-cores' family
+ *
+ * The record format is the part's, probed once; the table and the
+ * precise distribution are each kind of core's own (Gracemont's are not
+ * Golden Cove's).
+ */
+void x86c_pebs_reshape(struct x86c_pmu *p, const struct x86c_intel_family *f)
+{
+	if (p->pebs)
+		p->pebs = x86c_pebs_shape_caps(p, f);
 }
 
 /* ---- events --------------------------------------------------------- */
