@@ -512,20 +512,42 @@ static_assert(ARRAY_SIZE(x86c_pebs_gpr_at) == X86C_PEBS_GPRS);
 static_assert(ARRAY_SIZE(x86c_pebs_fmt3_gpr_at) == X86C_PEBS_GPRS);
 static_assert(sizeof(struct x86c_pebs_fmt3) == 200);
 
-/* A format 4 record at @at, the buffer's records ending at @top. */
-static bool x86c_pebs_decode_fmt4(const void *at, const void *top,
-				  struct x86c_pebs_view *v)
+/*
+ * The size of the record of @p's format at @at and the counters it is
+ * of (@applicable), without the rest: the drain's first pass needs no
+ * more.  False where no whole record is at @at, the buffer's records
+ * ending at @top.
+ */
+static bool x86c_pebs_peek(const struct x86c_pmu *p, const void *at,
+			   const void *top, unsigned int *size,
+			   u64 *applicable)
+{
+	const struct x86c_pebs_fmt3 *rec = at;
+	const struct pebs_basic *basic = at;
+
+	if (p->pebs_format != 4) {
+		if (at + sizeof(*rec) > top)
+			return false;
+		*size = sizeof(*rec);
+		*applicable = rec->applicable;
+		return true;
+	}
+	if (at + sizeof(*basic) > top || basic->format_size < sizeof(*basic) ||
+	    at + basic->format_size > top)
+		return false;
+	*size = basic->format_size;
+	*applicable = basic->applicable_counters;
+	return true;
+}
+
+/* The rest of a format 4 record at @at, its size known. */
+static void x86c_pebs_decode_fmt4(const void *at, struct x86c_pebs_view *v)
 {
 	const struct pebs_basic *basic = at;
 	const void *next = basic + 1;
 	u64 groups;
 
-	if (at + sizeof(*basic) > top || basic->format_size < sizeof(*basic) ||
-	    at + basic->format_size > top)
-		return false;
 	groups = basic->format_group;
-	v->size = basic->format_size;
-	v->applicable = basic->applicable_counters;
 	v->ip = basic->ip;
 	v->tsc = basic->tsc;
 	if (groups & PEBS_DATACFG_MEMINFO)
@@ -543,19 +565,13 @@ static bool x86c_pebs_decode_fmt4(const void *at, const void *top,
 		v->nr_lbr = x86c_pebs_lbr_nr(groups);
 		v->lbr = (const struct lbr_entry *)(at + v->size) - v->nr_lbr;
 	}
-	return true;
 }
 
-/* A format 3 record at @at, the buffer's records ending at @top. */
-static bool x86c_pebs_decode_fmt3(const void *at, const void *top,
-				  struct x86c_pebs_view *v)
+/* The rest of a format 3 record at @at. */
+static void x86c_pebs_decode_fmt3(const void *at, struct x86c_pebs_view *v)
 {
 	const struct x86c_pebs_fmt3 *rec = at;
 
-	if (at + sizeof(*rec) > top)
-		return false;
-	v->size = sizeof(*rec);
-	v->applicable = rec->applicable;
 	v->ip = rec->ip;
 	v->next_ip = rec->next_ip;
 	v->flags = rec->flags;
@@ -564,7 +580,6 @@ static bool x86c_pebs_decode_fmt3(const void *at, const void *top,
 	v->gpr_at = x86c_pebs_fmt3_gpr_at;
 	/* Upstream gives them only to an event that asks for them. */
 	v->gprs_on_ask = true;
-	return true;
 }
 
 /**
@@ -580,9 +595,13 @@ bool x86c_pebs_decode(const struct x86c_pmu *p, const void *at,
 		      const void *top, struct x86c_pebs_view *v)
 {
 	memset(v, 0, sizeof(*v));
+	if (!x86c_pebs_peek(p, at, top, &v->size, &v->applicable))
+		return false;
 	if (p->pebs_format == 4)
-		return x86c_pebs_decode_fmt4(at, top, v);
-	return x86c_pebs_decode_fmt3(at, top, v);
+		x86c_pebs_decode_fmt4(at, v);
+	else
+		x86c_pebs_decode_fmt3(at, v);
+	return true;
 }
 
 /**
@@ -659,23 +678,21 @@ static void x86c_pebs_time(const struct perf_event *event,
 static void x86c_pebs_output(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			     struct perf_event *event,
 			     const struct x86c_pebs_view *v,
-			     struct pt_regs *regs, bool overflow)
+			     struct pt_regs *regs, bool overflow,
+			     struct perf_sample_data *data)
 {
-	struct perf_sample_data data;
-
-	x86c_pmi_sample_data(p, cpu, event, &data);
-	x86c_pebs_time(event, v, &data);
+	x86c_pmi_sample_data(p, cpu, event, data);
+	x86c_pebs_time(event, v, data);
 	if (!overflow)
-		perf_event_output(event, &data, regs);
-	else if (perf_event_overflow(event, &data, regs))
+		perf_event_output(event, data, regs);
+	else if (perf_event_overflow(event, data, regs))
 		x86c_stop(p, cpu, event, 0);
 }
 
-/* The running precise events a record is of. */
-static unsigned long x86c_pebs_owners(struct x86c_cpu *cpu,
-				      const struct x86c_pebs_view *v)
+/* The running precise events a record of @applicable counters is of. */
+static unsigned long x86c_pebs_owners(struct x86c_cpu *cpu, u64 applicable)
 {
-	return v->applicable & cpu->pebs.enabled & cpu->running;
+	return applicable & cpu->pebs.enabled & cpu->running;
 }
 
 /**
@@ -700,8 +717,16 @@ int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	struct debug_store *ds = cpu->ds;
 	unsigned long ran, reloads = 0;
 	const u8 *base, *top, *at;
+	/*
+	 * One sample's data for the whole drain: each record's is made
+	 * afresh (x86c_pmi_sample_data()), and a large drain has hundreds
+	 * of records, which need not each zero a structure on the stack.
+	 */
+	struct perf_sample_data data;
 	struct x86c_pebs_view v;
+	unsigned int size;
 	int handled = 0, idx;
+	u64 applicable;
 
 	if (!ds || !ds->pebs_buffer_base || cpu->pebs.draining)
 		return 0;
@@ -709,8 +734,9 @@ int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	base = (const u8 *)(unsigned long)ds->pebs_buffer_base;
 	top = (const u8 *)(unsigned long)ds->pebs_index;
 
-	for (at = base; x86c_pebs_decode(p, at, top, &v); at += v.size) {
-		ran = x86c_pebs_owners(cpu, &v);
+	for (at = base; x86c_pebs_peek(p, at, top, &size, &applicable);
+	     at += size) {
+		ran = x86c_pebs_owners(cpu, applicable);
 		for_each_set_bit(idx, &ran, X86_PMC_IDX_MAX)
 			records[idx]++;
 	}
@@ -724,7 +750,7 @@ int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	}
 
 	for (at = base; x86c_pebs_decode(p, at, top, &v); at += v.size) {
-		ran = x86c_pebs_owners(cpu, &v);
+		ran = x86c_pebs_owners(cpu, v.applicable);
 		/* A record's branch records; else the LBR's at the sample. */
 		if (ran && v.lbr)
 			x86c_intel_lbr_take(p, cpu, v.lbr, v.nr_lbr);
@@ -739,7 +765,7 @@ int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 				continue;
 			}
 			x86c_pebs_output(p, cpu, event, &v, &regs,
-					 iregs && !--records[idx]);
+					 iregs && !--records[idx], &data);
 		}
 	}
 	/* Not the LBR registers': the next sample reads them. */
