@@ -228,6 +228,25 @@ perf_fixed_item(const struct perf_sample_data *data, unsigned int item)
 	return 0;
 }
 
+/*
+ * The trailer's items, written in one copy.  Out of line from the check
+ * in perf_event__output_id_sample(), so that a record without a trailer
+ * (most side-band records; AUX's, at every AUX interrupt) does not zero
+ * the array first (INIT_STACK_ALL_ZERO).
+ */
+static noinline void perf_output_id_items(struct perf_event *event,
+					  struct perf_output_handle *handle,
+					  struct perf_sample_data *sample)
+{
+	const struct perf_sample_layout *layout = &event->sample_layout;
+	u64 ids[PERF_ID_ITEMS_MAX];
+	unsigned int i;
+
+	for (i = 0; i < layout->nr_id_items; i++)
+		ids[i] = perf_fixed_item(sample, layout->id_items[i]);
+	perf_output_copy(handle, ids, i * sizeof(u64));
+}
+
 /**
  * perf_event__output_id_sample() - write the sample_id trailer of a record
  * @event: the event
@@ -238,15 +257,8 @@ void perf_event__output_id_sample(struct perf_event *event,
 				  struct perf_output_handle *handle,
 				  struct perf_sample_data *sample)
 {
-	const struct perf_sample_layout *layout = &event->sample_layout;
-	u64 ids[PERF_ID_ITEMS_MAX];
-	unsigned int i;
-
-	if (!event->attr.sample_id_all)
-		return;
-	for (i = 0; i < layout->nr_id_items; i++)
-		ids[i] = perf_fixed_item(sample, layout->id_items[i]);
-	perf_output_copy(handle, ids, i * sizeof(u64));
+	if (event->attr.sample_id_all)
+		perf_output_id_items(event, handle, sample);
 }
 
 /* ======================================================================

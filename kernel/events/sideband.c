@@ -428,13 +428,7 @@ static_assert(sizeof(struct perf_aux_record) == 32);
  * Writing a record
  */
 
-/*
- * Start a non-sample record of @size bytes plus the sample_id trailer.
- * The trailer's helpers are only called for an event that has one
- * (attr.sample_id_all): they would return at once, but a side-band
- * record that is all fixed part (AUX, at every AUX interrupt) pays for
- * the two calls otherwise.
- */
+/* Start a non-sample record of @size bytes plus the sample_id trailer. */
 static int perf_sb_begin(struct perf_output_handle *handle,
 			 struct perf_sample_data *sample,
 			 struct perf_event *event,
@@ -444,8 +438,7 @@ static int perf_sb_begin(struct perf_output_handle *handle,
 	header->type = type;
 	header->misc = misc;
 	header->size = size;
-	if (event->attr.sample_id_all)
-		perf_event_header__init_id(header, sample, event);
+	perf_event_header__init_id(header, sample, event);
 	return perf_output_begin(handle, sample, event, header->size);
 }
 
@@ -453,8 +446,7 @@ static void perf_sb_finish(struct perf_output_handle *handle,
 			   struct perf_sample_data *sample,
 			   struct perf_event *event)
 {
-	if (event->attr.sample_id_all)
-		perf_event__output_id_sample(event, handle, sample);
+	perf_event__output_id_sample(event, handle, sample);
 	perf_output_end(handle);
 }
 
