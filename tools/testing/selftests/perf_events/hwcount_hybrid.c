@@ -690,10 +690,7 @@ static int hy_precise(__u32 type, __u64 config, int precise, __u64 period,
 	struct perf_event_attr attr;
 	int fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
-	attr.config = config;
+	attr_hw(&attr, type, config);
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
 	attr.precise_ip = precise;
