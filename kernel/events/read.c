@@ -73,15 +73,26 @@ static void perf_read_on_cpu(void *info)
  * exception: its counters stood still with their context's clock, but
  * one may not have folded in what it counted before the switch; with
  * the context out, its PMU reads it from anywhere.
+ *
+ * Return: false, with nothing done, where the event's task context is
+ * back in on a CPU and the event on its PMU: its task was switched out
+ * when the IPI came and back in since.  A parked group folds nothing
+ * at the switch, so its count is only as new as its last read there:
+ * the caller must go to that CPU again.
  */
-static void perf_read_off_pmu(struct perf_event *event, bool group)
+static bool perf_read_off_pmu(struct perf_event *event, bool group)
 {
 	struct perf_event_context *ctx = event->ctx;
 	unsigned long flags;
 
 	if (!ctx)
-		return;
+		return true;
 	raw_spin_lock_irqsave(&ctx->lock, flags);
+	if (ctx->task && ctx->is_active &&
+	    event->state == PERF_EVENT_STATE_ACTIVE) {
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+		return false;
+	}
 	if (ctx->is_active & EVENT_TIME)
 		perf_ctx_update_time(ctx);
 	perf_event_update_time(event);
@@ -89,6 +100,7 @@ static void perf_read_off_pmu(struct perf_event *event, bool group)
 	    perf_group_parks(event->group_leader))
 		perf_read_from_pmu(event, group);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return true;
 }
 
 /**
@@ -105,12 +117,13 @@ static void perf_read_off_pmu(struct perf_event *event, bool group)
 void perf_event_read(struct perf_event *event, bool group)
 {
 	struct perf_read_args args = { .event = event, .group = group };
-	int cpu = READ_ONCE(event->oncpu);
+	int cpu;
 
-	if (event->state == PERF_EVENT_STATE_ACTIVE && cpu >= 0)
-		perf_cpu_call(cpu, perf_read_on_cpu, &args);
-	if (!args.done)
-		perf_read_off_pmu(event, group);
+	do {
+		cpu = READ_ONCE(event->oncpu);
+		if (event->state == PERF_EVENT_STATE_ACTIVE && cpu >= 0)
+			perf_cpu_call(cpu, perf_read_on_cpu, &args);
+	} while (!args.done && !perf_read_off_pmu(event, group));
 }
 
 /**

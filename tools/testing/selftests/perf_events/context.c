@@ -244,4 +244,84 @@ TEST(context_in_and_out_while_task_runs)
 	close(kmsg);
 }
 
+/* Until killed: short naps on @cpu, each a switch away from its task. */
+static void nap_on(int cpu)
+{
+	if (pin_to(cpu))
+		_exit(2);
+	for (;;)
+		usleep(50);
+}
+
+/* @pid's CPU time so far, in nanoseconds. */
+static __u64 cpu_time_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * CPU time of the task between two reads past which the second read
+ * must count more than the first: a task-clock counts less than the
+ * scheduler's CPU time by what each switch costs (much, on a debug
+ * kernel), but never nothing of so long a run.
+ */
+#define TASK_CLOCK_RAN_NS	200000
+
+/*
+ * A running task's task-clock, read from another CPU again and again
+ * while the task is switched out and back in all the time (a second
+ * task on its CPU naps in short steps): where the task ran between two
+ * reads, as its own CPU clock tells, the second counts more than the
+ * first.  (A read may find the task out; then the count is as of its
+ * last switch, which still holds that run.)  A read that
+ * finds the task out when its IPI comes and its context back in by the
+ * time it looks again must go back to the task's CPU: perfcore keeps a
+ * counting task-clock on the CPU across a switch (it stands still with
+ * its context's clock) and folds its count only when it is read there,
+ * so the count it would report is the previous read's.
+ */
+TEST(task_clock_reads_keep_up_while_task_switches)
+{
+	__u64 last = 0, now = 0, ran_after_last = 0, ran_before_now;
+	int status, fd, i, stale = 0;
+	pid_t spinner, napper;
+	clockid_t clock;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, pin_to(0));
+	spinner = spawn(spin_on, 1);
+	ASSERT_LT(0, spinner);
+	napper = spawn(nap_on, 1);
+	ASSERT_LT(0, napper);
+	ASSERT_EQ(0, clock_getcpuclockid(spinner, &clock));
+	usleep(100 * 1000);
+
+	fd = open_task_clock(spinner);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < 1000; i++) {
+		usleep(1000);
+		ran_before_now = cpu_time_ns(clock);
+		ASSERT_EQ(sizeof(now), read(fd, &now, sizeof(now)));
+		if (i && now == last &&
+		    ran_before_now - ran_after_last >= TASK_CLOCK_RAN_NS)
+			stale++;
+		ran_after_last = cpu_time_ns(clock);
+		last = now;
+	}
+	close(fd);
+	kill(napper, SIGKILL);
+	kill(spinner, SIGKILL);
+	ASSERT_EQ(napper, waitpid(napper, &status, 0));
+	ASSERT_EQ(spinner, waitpid(spinner, &status, 0));
+
+	EXPECT_EQ(0, stale) {
+		TH_LOG("%d of %d reads gave the count of the read before, the task having run",
+		       stale, i);
+	}
+}
+
 TEST_HARNESS_MAIN
