@@ -188,8 +188,19 @@ void perf_sched_events_get(void)
 	if (atomic_inc_not_zero(&nr_task_events))
 		return;
 	mutex_lock(&perf_sched_key_mutex);
-	if (!atomic_read(&nr_task_events))
+	if (!atomic_read(&nr_task_events)) {
 		static_branch_enable(&perf_sched_events);
+		/*
+		 * A context switch that read the key while it was off runs
+		 * neither hook, and one may be under way now, switching in
+		 * the very task whose event the caller is about to install:
+		 * perf_ctx_call() would find that task not running yet and
+		 * install in place, and the switch would then not bring the
+		 * context in.  A switch runs with interrupts off, so once a
+		 * grace period has passed, every switch reads the key on.
+		 */
+		synchronize_rcu();
+	}
 	atomic_inc(&nr_task_events);
 	mutex_unlock(&perf_sched_key_mutex);
 }
@@ -373,6 +384,17 @@ static struct perf_event_context *perf_task_ctx_find(struct task_struct *task)
 			/* One reference for the task, one for the caller. */
 			perf_get_ctx(fresh);
 			rcu_assign_pointer(task->perf_event_ctxp, fresh);
+			/*
+			 * Orders the store above before perf_ctx_call()'s
+			 * task_curr() test, as the scheduler orders its
+			 * rq->curr store before the switch-in hook's load of
+			 * the pointer: either that hook finds the context and
+			 * takes its lock, or the install sees the task
+			 * running and goes to its CPU.  Otherwise both could
+			 * miss, and the first event would stay out while the
+			 * task runs.
+			 */
+			smp_mb();
 			mutex_unlock(&task->perf_event_mutex);
 			return fresh;
 		}
@@ -799,6 +821,8 @@ void perf_ctx_call(struct perf_event *event, perf_ctx_fn fn, void *data)
 		 * The switch hook takes this lock after the task became
 		 * current, and leaves an empty context out: an active
 		 * context or a current task means it runs somewhere now.
+		 * That the hook runs at all and finds the context is what
+		 * perf_sched_events_get() and perf_task_ctx_find() see to.
 		 */
 		if (task != TASK_TOMBSTONE &&
 		    (ctx->is_active || task_curr(task))) {
