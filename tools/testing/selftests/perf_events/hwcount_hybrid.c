@@ -853,9 +853,8 @@ TEST(hybrid_pebs_core_rules)
 /*
  * The E-cores (Gracemont): core cycles:ppp on counter 0 (so not two),
  * instructions:ppp on fixed counter 0 or counter 0; a period under 128
- * refused at 3.  The load-latency event (MEM_UOPS_RETIRED.LOAD_LATENCY,
- * counters 0-1 by the table, which KUnit holds) needs
- * MSR_PEBS_LD_LAT_THRESHOLD, which the model does not have: ENXIO.
+ * refused at 3.  The load-latency event (MEM_UOPS_RETIRED.LOAD_LATENCY)
+ * on counters 0-1 alone, by the table: two in a group, not three.
  */
 TEST(hybrid_pebs_atom_rules)
 {
@@ -868,9 +867,10 @@ TEST(hybrid_pebs_atom_rules)
 	EXPECT_EQ(1, hy_precise_index(h.atom_type, 0x003c, 3, h.atom_cpu));
 	EXPECT_EQ(-EINVAL, hy_precise_group(h.atom_type, 0x003c, 3, 2));
 	EXPECT_EQ(0, hy_precise_group(h.atom_type, 0x003c, 2, 2));
-	/* The model has no load-latency threshold register: refused. */
-	EXPECT_EQ(-ENXIO, hy_precise_opens(h.atom_type, 0x05d0, 2,
-					   HY_PEBS_PERIOD));
+	EXPECT_EQ(0, hy_precise_opens(h.atom_type, 0x05d0, 2,
+				      HY_PEBS_PERIOD));
+	EXPECT_EQ(0, hy_precise_group(h.atom_type, 0x05d0, 2, 2));
+	EXPECT_EQ(-EINVAL, hy_precise_group(h.atom_type, 0x05d0, 2, 3));
 	EXPECT_EQ(-EINVAL, hy_precise_opens(h.atom_type, 0x003c, 3, 127));
 	EXPECT_EQ(0, hy_precise_opens(h.atom_type, 0x003c, 3, 128));
 }
