@@ -255,10 +255,10 @@ static noinline void perf_output_id_items(struct perf_event *event,
  */
 void perf_event__output_id_sample(struct perf_event *event,
 				  struct perf_output_handle *handle,
-				  struct perf_sample_data *sample)
+				  struct perf_sample_data *data)
 {
 	if (event->attr.sample_id_all)
-		perf_output_id_items(event, handle, sample);
+		perf_output_id_items(event, handle, data);
 }
 
 /* ======================================================================
