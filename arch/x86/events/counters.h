@@ -630,6 +630,13 @@ struct x86c_lbr {
  * @pebs_any: format 3: the counters of every other precise event
  * @pebs_pdist: where precise_ip 3 samples at format 4 (enum x86c_pdist)
  * @pebs_pdist_floor: precise_ip 3 takes X86C_PDIST_MIN_PERIOD at least
+ * @pebs_mem: the family's precise memory events, as its
+ *	&x86c_intel_family.pebs_mem, or NULL
+ * @pebs_dse: how its records give a load's data source, or NULL
+ * @pebs_pmem: the memory beyond the L3 that a record's data source
+ *	names is persistent memory (a server part), not an L4 cache
+ * @pebs_loads_aux: load latency's data source needs MEM_LOADS_AUX in
+ *	the group (intel/pebs_mem.c)
  * @mem_events: Intel: the family's memory events, shown where @pebs
  */
 struct x86c_pmu {
@@ -698,6 +705,10 @@ struct x86c_pmu {
 	struct event_constraint		pebs_any;
 	u8				pebs_pdist;
 	bool				pebs_pdist_floor;
+	const struct x86c_pebs_mem_row	*pebs_mem;
+	const struct x86c_pebs_dse	*pebs_dse;
+	bool				pebs_pmem;
+	bool				pebs_loads_aux;
 	const struct x86c_named_event	*mem_events;
 };
 
@@ -842,6 +853,14 @@ x86c_named_skip_ends(const struct x86c_named_event *e)
  *	which there is where not X86C_PDIST_NONE
  * @pebs_pdist_floor: format 4: precise_ip 3 needs a period of
  *	X86C_PDIST_MIN_PERIOD at least
+ * @pebs_mem: its precise memory events, whose records say what the
+ *	access was, ended by X86C_PEBS_MEM_END or _THEN; NULL for none
+ * @pebs_dse: how its records give a load's data source (intel/pebs_mem.c)
+ * @pebs_pmem_models: its models whose memory beyond the L3 is persistent
+ *	memory (servers), ended by 0, or NULL
+ * @pebs_loads_aux: a load-latency event that samples the data source
+ *	needs the MEM_LOADS_AUX event (0x8203) in its group, as its leader
+ *	or a sibling (its records are otherwise incomplete)
  * @mem_events: its memory events (events/ where its PEBS is driven,
  *	as upstream shows them with PEBS), ended by one without a name,
  *	or NULL
@@ -874,6 +893,10 @@ struct x86c_intel_family {
 	bool				pebs_prec_dist;
 	u8				pebs_pdist;
 	bool				pebs_pdist_floor;
+	const struct x86c_pebs_mem_row	*pebs_mem;
+	const struct x86c_pebs_dse	*pebs_dse;
+	const u8			*pebs_pmem_models;
+	bool				pebs_loads_aux;
 	const struct x86c_named_event	*mem_events;
 	const struct x86c_intel_family	*atom;
 };
@@ -1054,6 +1077,8 @@ int x86c_br_wanted(const struct x86c_lbr *lbr, u64 branch_sample_type,
 void x86c_pmi_sample_data(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			  struct perf_event *event,
 			  struct perf_sample_data *data);
+bool x86c_pmi_advance(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		      struct perf_event *event);
 void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		    struct perf_event *event, struct pt_regs *regs,
 		    struct perf_sample_data *data);
@@ -1086,6 +1111,66 @@ void x86c_ds_resume(void);
 #define X86C_PEBS_GPRS	16
 
 /**
+ * struct x86c_pebs_mem_row - a precise memory event of a family
+ *	(intel/pebs_mem.c)
+ * @code: its event select and unit mask, as far as @cmask covers them
+ * @cmask: the bits of the control value that must equal @code
+ * @kind: what its records say of the access: upstream's hw.flags bits
+ *	(PERF_X86_EVENT_PEBS_LDLAT, _STLAT, _LD_HSW, _ST_HSW, _NA_HSW,
+ *	_LAT_HYBRID), which the event takes at event_init
+ * @then: in a table's last row (no @cmask), the table it goes on with,
+ *	or NULL
+ */
+struct x86c_pebs_mem_row {
+	u64					code;
+	u64					cmask;
+	u32					kind;
+	const struct x86c_pebs_mem_row		*then;
+};
+
+#define X86C_PEBS_MEM(c, m, k)	{ .code = (c), .cmask = (m), .kind = (k) }
+#define X86C_PEBS_MEM_END	{ .cmask = 0 }
+#define X86C_PEBS_MEM_THEN(t)	{ .cmask = 0, .then = (t) }
+
+/**
+ * struct x86c_pebs_dse - how a core's records give the source of a load
+ *	(intel/pebs_mem.c): the field's layout, the same for the load and
+ *	store latency events
+ * @sources: the generic source (PERF_MEM_*) of each encoding, 0 where
+ *	reserved
+ * @nr_sources: how many encodings @sources has
+ * @mask: the encoding's bits, from bit 0
+ * @stlb_miss: the bit that says the access missed the second-level
+ *	TLB, 0 for none
+ * @locked: the bit that says it was locked, 0 for none
+ * @data_blk: the bit that says a load waited for a store's data (it
+ *	could not be forwarded), 0 for none
+ * @addr_blk: the bit that says a load waited on a possible address
+ *	conflict with a store, 0 for none
+ * @split_latency: the records' latency field holds the cache latency in
+ *	bits 47:32 and the instruction's in bits 15:0 (Golden Cove,
+ *	Gracemont and later), not one latency
+ *
+ * Bit 0 is always part of the encoding, so 0 can mean "none".
+ */
+struct x86c_pebs_dse {
+	const u64	*sources;
+	u16		nr_sources;
+	u16		mask;
+	u8		stlb_miss;
+	u8		locked;
+	u8		data_blk;
+	u8		addr_blk;
+	bool		split_latency;
+};
+
+extern const struct x86c_pebs_dse x86c_dse_skylake;
+extern const struct x86c_pebs_dse x86c_dse_golden_cove;
+extern const struct x86c_pebs_dse x86c_dse_gracemont;
+extern const struct x86c_pebs_dse x86c_dse_crestmont;
+extern const struct x86c_pebs_dse x86c_dse_lion_cove;
+
+/**
  * struct x86c_pebs_view - a PEBS record, whatever its format, as the
  *	drain reads it (intel/pebs.c)
  * @size: its bytes
@@ -1100,6 +1185,14 @@ void x86c_ds_resume(void);
  *	PERF_SAMPLE_REGS_INTR (format 3, as upstream)
  * @lbr: its branch records, youngest first, or NULL
  * @nr_lbr: how many
+ * @mem: it has the memory fields below (format 3, or format 4's memory
+ *	group)
+ * @data_addr: the data access's linear address
+ * @dse: its data source, in the core's layout (struct x86c_pebs_dse)
+ * @latency: the latency field, as the record has it
+ * @tsx_tuning: the transaction's abort information and cycles
+ * @ax: RAX after the instruction, where @gprs, else 0 (an RTM abort's
+ *	code)
  */
 struct x86c_pebs_view {
 	unsigned int		size;
@@ -1113,6 +1206,12 @@ struct x86c_pebs_view {
 	bool			gprs_on_ask;
 	const struct lbr_entry	*lbr;
 	unsigned int		nr_lbr;
+	bool			mem;
+	u64			data_addr;
+	u64			dse;
+	u64			latency;
+	u64			tsx_tuning;
+	u64			ax;
 };
 
 /* intel/pebs.c: precise event-based sampling */
@@ -1132,6 +1231,21 @@ bool x86c_pebs_decode(const struct x86c_pmu *p, const void *at,
 		      const void *top, struct x86c_pebs_view *v);
 void x86c_pebs_regs(const struct perf_event *event,
 		    const struct x86c_pebs_view *v, struct pt_regs *regs);
+
+/* intel/pebs_mem.c: what a record says of the memory access */
+/* The sample fields a record's memory information gives, or derive from */
+#define X86C_PEBS_MEM_SAMPLE	(PERF_SAMPLE_ADDR | PERF_SAMPLE_PHYS_ADDR | \
+				 PERF_SAMPLE_DATA_PAGE_SIZE | \
+				 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT_TYPE | \
+				 PERF_SAMPLE_TRANSACTION)
+void x86c_pebs_mem_shape(struct x86c_pmu *p,
+			 const struct x86c_intel_family *f);
+int x86c_pebs_mem_config(const struct x86c_pmu *p, struct perf_event *event);
+u64 x86c_pebs_data_src(const struct x86c_pmu *p, u32 kind, u64 dse);
+void x86c_pebs_mem_sample(const struct x86c_pmu *p,
+			  const struct perf_event *event,
+			  const struct x86c_pebs_view *v,
+			  struct perf_sample_data *data);
 
 /*
  * The two kinds of user of Intel's branch hardware, never both at once

@@ -65,20 +65,17 @@ void x86c_pmi_sample_data(struct x86c_pmu *p, struct x86c_cpu *cpu,
 }
 
 /**
- * x86c_pmi_event - an event's counter overflowed: fold its count, start
- *	its next period, and sample if one elapsed
+ * x86c_pmi_advance - an event's counter overflowed: fold its count and
+ *	start its next period
  * @p: the PMU
  * @cpu: this CPU's counters
  * @event: the event
- * @regs: the sample's registers: where the PMI came, or the PEBS
- *	record's (intel/pebs.c)
- * @data: the sample, or NULL for x86c_pmi_sample_data()'s
+ *
+ * Return: whether a period elapsed for a sampling event: it samples.
  */
-void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
-		    struct perf_event *event, struct pt_regs *regs,
-		    struct perf_sample_data *data)
+bool x86c_pmi_advance(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		      struct perf_event *event)
 {
-	struct perf_sample_data own;
 	bool elapsed;
 	u64 before;
 
@@ -93,7 +90,26 @@ void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	if (unlikely(cpu->share.nr))
 		perf_share_shift(&cpu->share, event,
 				 local64_read(&event->hw.prev_count) - before);
-	if (!elapsed || !is_sampling_event(event))
+	return elapsed && is_sampling_event(event);
+}
+
+/**
+ * x86c_pmi_event - an event's counter overflowed: fold its count, start
+ *	its next period, and sample if one elapsed
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ * @event: the event
+ * @regs: the sample's registers: where the PMI came, or the PEBS
+ *	record's (intel/pebs.c)
+ * @data: the sample, or NULL for x86c_pmi_sample_data()'s
+ */
+void x86c_pmi_event(struct x86c_pmu *p, struct x86c_cpu *cpu,
+		    struct perf_event *event, struct pt_regs *regs,
+		    struct perf_sample_data *data)
+{
+	struct perf_sample_data own;
+
+	if (!x86c_pmi_advance(p, cpu, event))
 		return;
 
 	if (!data) {

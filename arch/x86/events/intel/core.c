@@ -280,6 +280,8 @@ static int intel_hw_config(struct x86c_pmu *p, struct perf_event *event)
 		err = intel_anythread_config(event);
 	if (!err)
 		err = intel_in_tx_config(p, event);
+	if (!err)
+		err = x86c_pebs_mem_config(p, event);
 	return err;
 }
 
@@ -647,6 +649,7 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->named_events = NULL;
 	p->tsx_events = NULL;
 	p->mem_events = NULL;
+	p->pebs_loads_aux = false;
 	p->in_tx = false;
 	p->nr_extra = 0;
 	p->extra_regs = NULL;
@@ -663,6 +666,7 @@ static void intel_family_tables(struct x86c_pmu *p,
 	p->cache_refused = f->cache_refused;
 	p->named_events = f->named_events;
 	p->mem_events = f->mem_events;
+	p->pebs_loads_aux = f->pebs_loads_aux;
 	p->period_limits = f->period_limits;
 	/* HLE alone (no part has it so) takes the bits without showing them. */
 	if (boot_cpu_has(X86_FEATURE_RTM))

@@ -491,13 +491,10 @@ static const struct x86c_named_event icelake_tsx_events[] = {
 
 /*
  * A precise event's row names its code with every bit that changes what
- * is counted (edge, invert, threshold, AnyThread, the transactional
- * filters): a code so modified goes where the rest go.  The load and
- * store latency events' rows name event and unit mask alone.
+ * is counted (PEBS_UEVENT_CMASK, families.h): a code so modified goes
+ * where the rest go.  The load and store latency events' rows name
+ * event and unit mask alone.
  */
-#define PEBS_UEVENT_CMASK	(X86C_FIXED_CMASK | ARCH_PERFMON_EVENTSEL_ANY | \
-				 ARCH_PERFMON_EVENTSEL_PIN_CONTROL)
-#define PEBS_EVENT_CMASK	(PEBS_UEVENT_CMASK & ~ARCH_PERFMON_EVENTSEL_UMASK)
 #define PEBS_FIXED0		BIT_ULL(INTEL_PMC_IDX_FIXED)
 #define PEBS_FIXED3		BIT_ULL(INTEL_PMC_IDX_FIXED + 3)
 
@@ -566,6 +563,67 @@ static struct event_constraint lion_cove_pebs_constraints[] = {
 };
 
 /*
+ * The precise memory events (intel/pebs_mem.c) from Skylake on: load
+ * latency; MEM_INST_RETIRED's loads (STLB misses, locked, split, all)
+ * and stores; the retired loads by where they hit (MEM_LOAD_*_RETIRED,
+ * event codes D1H to D3H, D4H from Ice Lake on), whatever the unit
+ * mask.  Ice Lake has no locked stores; Golden Cove adds store latency.
+ */
+static const struct x86c_pebs_mem_row skylake_loads_stores[] = {
+	X86C_PEBS_MEM(0x11d0, PEBS_UEVENT_CMASK, PERF_X86_EVENT_PEBS_LD_HSW),
+	X86C_PEBS_MEM(0x12d0, PEBS_UEVENT_CMASK, PERF_X86_EVENT_PEBS_ST_HSW),
+	X86C_PEBS_MEM(0x21d0, PEBS_UEVENT_CMASK, PERF_X86_EVENT_PEBS_LD_HSW),
+	X86C_PEBS_MEM(0x41d0, PEBS_UEVENT_CMASK, PERF_X86_EVENT_PEBS_LD_HSW),
+	X86C_PEBS_MEM(0x42d0, PEBS_UEVENT_CMASK, PERF_X86_EVENT_PEBS_ST_HSW),
+	X86C_PEBS_MEM(0x81d0, PEBS_UEVENT_CMASK, PERF_X86_EVENT_PEBS_LD_HSW),
+	X86C_PEBS_MEM(0x82d0, PEBS_UEVENT_CMASK, PERF_X86_EVENT_PEBS_ST_HSW),
+	X86C_PEBS_MEM(0xd1, PEBS_EVENT_CMASK, PERF_X86_EVENT_PEBS_LD_HSW),
+	X86C_PEBS_MEM(0xd2, PEBS_EVENT_CMASK, PERF_X86_EVENT_PEBS_LD_HSW),
+	X86C_PEBS_MEM(0xd3, PEBS_EVENT_CMASK, PERF_X86_EVENT_PEBS_LD_HSW),
+	X86C_PEBS_MEM_END
+};
+
+static const struct x86c_pebs_mem_row skylake_pebs_mem[] = {
+	X86C_PEBS_MEM(0x01cd, PEBS_UEVENT_CMASK, PERF_X86_EVENT_PEBS_LDLAT),
+	X86C_PEBS_MEM(0x22d0, PEBS_UEVENT_CMASK, PERF_X86_EVENT_PEBS_ST_HSW),
+	X86C_PEBS_MEM_THEN(skylake_loads_stores)
+};
+
+static const struct x86c_pebs_mem_row icelake_pebs_mem[] = {
+	X86C_PEBS_MEM(0x01cd, PEBS_UEVENT_CMASK, PERF_X86_EVENT_PEBS_LDLAT),
+	X86C_PEBS_MEM(0xd4, PEBS_EVENT_CMASK, PERF_X86_EVENT_PEBS_LD_HSW),
+	X86C_PEBS_MEM_THEN(skylake_loads_stores)
+};
+
+static const struct x86c_pebs_mem_row golden_cove_pebs_mem[] = {
+	X86C_PEBS_MEM(0x01cd, PEBS_UEVENT_CMASK, PERF_X86_EVENT_PEBS_LDLAT),
+	X86C_PEBS_MEM(0x02cd, PEBS_UEVENT_CMASK, PERF_X86_EVENT_PEBS_STLAT),
+	X86C_PEBS_MEM(0xd4, PEBS_EVENT_CMASK, PERF_X86_EVENT_PEBS_LD_HSW),
+	X86C_PEBS_MEM_THEN(skylake_loads_stores)
+};
+
+/* Lion Cove's: the latency events alone, read as the E-cores' are. */
+static const struct x86c_pebs_mem_row lion_cove_pebs_mem[] = {
+	X86C_PEBS_MEM(0x01cd, PEBS_UEVENT_CMASK,
+		      PERF_X86_EVENT_PEBS_LAT_HYBRID | PERF_X86_EVENT_PEBS_LD_HSW),
+	X86C_PEBS_MEM(0x02cd, PEBS_UEVENT_CMASK,
+		      PERF_X86_EVENT_PEBS_LAT_HYBRID | PERF_X86_EVENT_PEBS_ST_HSW),
+	X86C_PEBS_MEM_END
+};
+
+/* The servers, whose memory past the L3 is persistent memory. */
+static const u8 skylake_pmem_models[] = {
+	0x55,	/* Skylake server, Cascade Lake, Cooper Lake */
+	0
+};
+
+static const u8 icelake_pmem_models[] = {
+	0x6a,	/* Ice Lake server */
+	0x6c,	/* Ice Lake D */
+	0
+};
+
+/*
  * perf mem's events from Haswell to Ice Lake: loads above a latency of
  * 3 cycles (MEM_TRANS_RETIRED.LOAD_LATENCY), all stores
  * (MEM_INST_RETIRED.ALL_STORES).
@@ -592,6 +650,9 @@ static const struct x86c_intel_family x86c_family_skylake = {
 	.pebs_constraints = skylake_pebs_constraints,
 	.pebs_counters	= 0x0f,
 	.pebs_prec_dist	= true,
+	.pebs_mem	= skylake_pebs_mem,
+	.pebs_dse	= &x86c_dse_skylake,
+	.pebs_pmem_models = skylake_pmem_models,
 	.mem_events	= skylake_mem_events,
 };
 
@@ -610,6 +671,9 @@ static const struct x86c_intel_family x86c_family_icelake = {
 	.lbr_info_nr	= 32,
 	.pebs_constraints = icelake_pebs_constraints,
 	.pebs_pdist	= X86C_PDIST_FIXED0,
+	.pebs_mem	= icelake_pebs_mem,
+	.pebs_dse	= &x86c_dse_skylake,
+	.pebs_pmem_models = icelake_pmem_models,
 	.mem_events	= skylake_mem_events,
 };
 
@@ -656,6 +720,10 @@ static const struct x86c_intel_family x86c_family_sapphire_rapids = {
 	.pebs_constraints = golden_cove_pebs_constraints,
 	.pebs_pdist	= X86C_PDIST_COUNTER0,
 	.pebs_pdist_floor = true,
+	.pebs_mem	= golden_cove_pebs_mem,
+	.pebs_dse	= &x86c_dse_golden_cove,
+	.pebs_pmem_models = sapphire_rapids_models,
+	.pebs_loads_aux	= true,
 	.mem_events	= golden_cove_mem_events,
 };
 
@@ -683,6 +751,9 @@ static const struct x86c_intel_family x86c_family_granite_rapids = {
 	.pebs_constraints = golden_cove_pebs_constraints,
 	.pebs_pdist	= X86C_PDIST_COUNTER0,
 	.pebs_pdist_floor = true,
+	.pebs_mem	= golden_cove_pebs_mem,
+	.pebs_dse	= &x86c_dse_golden_cove,
+	.pebs_pmem_models = granite_rapids_models,
 	.mem_events	= golden_cove_mem_events,
 };
 
@@ -706,6 +777,9 @@ static const struct x86c_intel_family x86c_family_alderlake_hybrid = {
 	.pebs_constraints = golden_cove_pebs_constraints,
 	.pebs_pdist	= X86C_PDIST_COUNTER0,
 	.pebs_pdist_floor = true,
+	.pebs_mem	= golden_cove_pebs_mem,
+	.pebs_dse	= &x86c_dse_golden_cove,
+	.pebs_loads_aux	= true,
 	.atom		= &x86c_family_gracemont_hybrid,
 };
 
@@ -737,6 +811,8 @@ static const struct x86c_intel_family x86c_family_meteorlake_hybrid = {
 	.pebs_constraints = golden_cove_pebs_constraints,
 	.pebs_pdist	= X86C_PDIST_COUNTER0_LATENCY,
 	.pebs_pdist_floor = true,
+	.pebs_mem	= golden_cove_pebs_mem,
+	.pebs_dse	= &x86c_dse_golden_cove,
 	.atom		= &x86c_family_crestmont_hybrid,
 };
 
@@ -829,6 +905,8 @@ static const struct x86c_intel_family x86c_family_lunarlake_hybrid = {
 	.pebs_constraints = lion_cove_pebs_constraints,
 	.pebs_pdist	= X86C_PDIST_COUNTER0_LATENCY,
 	.pebs_pdist_floor = true,
+	.pebs_mem	= lion_cove_pebs_mem,
+	.pebs_dse	= &x86c_dse_lion_cove,
 	.atom		= &x86c_family_skymont_hybrid,
 };
 

@@ -10,6 +10,15 @@
 
 #include "../counters.h"
 
+/*
+ * What a PEBS table's row of an event and unit mask, or of an event
+ * alone, matches: the code with no modifier (edge, invert, threshold,
+ * AnyThread, the transactional filters).
+ */
+#define PEBS_UEVENT_CMASK	(X86C_FIXED_CMASK | ARCH_PERFMON_EVENTSEL_ANY | \
+				 ARCH_PERFMON_EVENTSEL_PIN_CONTROL)
+#define PEBS_EVENT_CMASK	(PEBS_UEVENT_CMASK & ~ARCH_PERFMON_EVENTSEL_UMASK)
+
 #define OFFCORE_RSP_0		0x01b7	/* OFFCORE_RESPONSE_0 */
 #define OFFCORE_RSP_1		0x01bb	/* OFFCORE_RESPONSE_1 */
 

@@ -368,6 +368,18 @@ static struct event_constraint gracemont_pebs_constraints[] = {
 	X86C_CONSTRAINT_END
 };
 
+/*
+ * Their precise memory events (intel/pebs_mem.c): the latency events,
+ * read in the E-core's own layout.
+ */
+static const struct x86c_pebs_mem_row gracemont_pebs_mem[] = {
+	X86C_PEBS_MEM(0x05d0, PEBS_UEVENT_CMASK,
+		      PERF_X86_EVENT_PEBS_LAT_HYBRID | PERF_X86_EVENT_PEBS_LD_HSW),
+	X86C_PEBS_MEM(0x06d0, PEBS_UEVENT_CMASK,
+		      PERF_X86_EVENT_PEBS_LAT_HYBRID | PERF_X86_EVENT_PEBS_ST_HSW),
+	X86C_PEBS_MEM_END
+};
+
 /* perf mem's events on the E-cores, where their PEBS is driven */
 static const struct x86c_named_event gracemont_mem_events[] = {
 	{ "mem-loads",	"event=0xd0,umask=0x5,ldlat=3" },
@@ -418,6 +430,8 @@ const struct x86c_intel_family x86c_family_gracemont = {
 	.pebs_constraints = gracemont_pebs_constraints,
 	.pebs_pdist	= X86C_PDIST_EITHER0,
 	.pebs_pdist_floor = true,
+	.pebs_mem	= gracemont_pebs_mem,
+	.pebs_dse	= &x86c_dse_gracemont,
 	.mem_events	= gracemont_mem_events,
 };
 
@@ -451,6 +465,8 @@ const struct x86c_intel_family x86c_family_gracemont_hybrid = {
 	.pebs_constraints = gracemont_pebs_constraints,
 	.pebs_pdist	= X86C_PDIST_EITHER0,
 	.pebs_pdist_floor = true,
+	.pebs_mem	= gracemont_pebs_mem,
+	.pebs_dse	= &x86c_dse_gracemont,
 };
 
 static const u8 crestmont_models[] = {
@@ -499,6 +515,8 @@ const struct x86c_intel_family x86c_family_crestmont = {
 	.pebs_constraints = gracemont_pebs_constraints,
 	.pebs_pdist	= X86C_PDIST_COUNTERS01,
 	.pebs_pdist_floor = true,
+	.pebs_mem	= gracemont_pebs_mem,
+	.pebs_dse	= &x86c_dse_crestmont,
 	.mem_events	= gracemont_mem_events,
 };
 
@@ -518,6 +536,8 @@ const struct x86c_intel_family x86c_family_crestmont_hybrid = {
 	.pebs_constraints = gracemont_pebs_constraints,
 	.pebs_pdist	= X86C_PDIST_COUNTERS01,
 	.pebs_pdist_floor = true,
+	.pebs_mem	= gracemont_pebs_mem,
+	.pebs_dse	= &x86c_dse_crestmont,
 };
 
 /*
@@ -555,4 +575,6 @@ const struct x86c_intel_family x86c_family_skymont_hybrid = {
 	.pebs_constraints = gracemont_pebs_constraints,
 	.pebs_pdist	= X86C_PDIST_COUNTERS01,
 	.pebs_pdist_floor = true,
+	.pebs_mem	= gracemont_pebs_mem,
+	.pebs_dse	= &x86c_dse_crestmont,
 };

@@ -40,10 +40,9 @@
  * stops or is read, and a sample costs a record, not an interrupt.
  * Otherwise the threshold is the first record, the counter reloads to
  * 0 and the PMI moves it on to the next period as for any overflow.
- * Either way a precise event counts exactly as without PEBS.  addr and
- * data_src are never known (format 4: the record's memory group is not
- * asked for; format 3: the record's data fields are not read, where
- * upstream gives its data address as addr).  A format 3 record has no branch
+ * Either way a precise event counts exactly as without PEBS.  What the
+ * record says of a memory access (its address, latency, data source and
+ * transaction state) is intel/pebs_mem.c's.  A format 3 record has no branch
  * records: a branch stack comes from the LBR at the PMI, so such an
  * event is never large.  Records of counters that no longer run are
  * dropped.
@@ -144,6 +143,7 @@ bool x86c_pebs_shape(struct x86c_pmu *p, const struct x86c_intel_family *f,
 	p->pebs_format = format;
 	p->max_precise = 2 + (format == 4 ? f->pebs_pdist != X86C_PDIST_NONE :
 					    f->pebs_prec_dist);
+	x86c_pebs_mem_shape(p, f);
 	return true;
 }
 
@@ -217,7 +217,8 @@ static unsigned int x86c_pebs_lbr_nr(u64 groups)
  * The groups @event's samples need of a record: the registers, where
  * it asks for general-purpose ones or its ip is the one after the
  * eventing instruction (precise_ip 1); every branch record of @p for a
- * branch stack.
+ * branch stack; the memory group for what the access was
+ * (intel/pebs_mem.c).
  */
 static u64 x86c_pebs_groups(const struct x86c_pmu *p,
 			    const struct perf_event *event)
@@ -236,6 +237,8 @@ static u64 x86c_pebs_groups(const struct x86c_pmu *p,
 	if ((attr->sample_type & PERF_SAMPLE_BRANCH_STACK) && p->lbr.nr)
 		groups |= PEBS_DATACFG_LBRS |
 			  (u64)(p->lbr.nr - 1) << PEBS_DATACFG_LBR_SHIFT;
+	if (attr->sample_type & X86C_PEBS_MEM_SAMPLE)
+		groups |= PEBS_DATACFG_MEMINFO;
 	return groups;
 }
 
@@ -550,8 +553,16 @@ static void x86c_pebs_decode_fmt4(const void *at, struct x86c_pebs_view *v)
 	groups = basic->format_group;
 	v->ip = basic->ip;
 	v->tsc = basic->tsc;
-	if (groups & PEBS_DATACFG_MEMINFO)
-		next += sizeof(struct pebs_meminfo);
+	if (groups & PEBS_DATACFG_MEMINFO) {
+		const struct pebs_meminfo *mem = next;
+
+		v->mem = true;
+		v->data_addr = mem->address;
+		v->dse = mem->aux;
+		v->latency = mem->mem_latency;
+		v->tsx_tuning = mem->tsx_tuning;
+		next += sizeof(*mem);
+	}
 	if (groups & PEBS_DATACFG_GP) {
 		const struct pebs_gprs *gprs = next;
 
@@ -559,6 +570,7 @@ static void x86c_pebs_decode_fmt4(const void *at, struct x86c_pebs_view *v)
 		v->next_ip = gprs->ip;
 		v->gprs = &gprs->ax;
 		v->gpr_at = x86c_pebs_gpr_at;
+		v->ax = gprs->ax;
 	}
 	if (groups & PEBS_DATACFG_LBRS) {
 		/* The last group of the record. */
@@ -580,6 +592,12 @@ static void x86c_pebs_decode_fmt3(const void *at, struct x86c_pebs_view *v)
 	v->gpr_at = x86c_pebs_fmt3_gpr_at;
 	/* Upstream gives them only to an event that asks for them. */
 	v->gprs_on_ask = true;
+	v->mem = true;
+	v->data_addr = rec->data_addr;
+	v->dse = rec->data_source;
+	v->latency = rec->latency;
+	v->tsx_tuning = rec->tsx_tuning;
+	v->ax = rec->ax;
 }
 
 /**
@@ -671,9 +689,10 @@ static void x86c_pebs_time(const struct perf_event *event,
 }
 
 /*
- * A record as a sample of a running event that reloads from the store:
- * the last one of a PMI's drain is the overflow (throttling, the
- * event's handler), the others and those drained elsewhere are output.
+ * A record as a sample of a running event: the last one of a PMI's
+ * drain is the overflow (throttling, the event's handler), as is the
+ * one record of an event that does not reload from the store; the
+ * others and those drained elsewhere are output.
  */
 static void x86c_pebs_output(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			     struct perf_event *event,
@@ -683,6 +702,7 @@ static void x86c_pebs_output(struct x86c_pmu *p, struct x86c_cpu *cpu,
 {
 	x86c_pmi_sample_data(p, cpu, event, data);
 	x86c_pebs_time(event, v, data);
+	x86c_pebs_mem_sample(p, event, v, data);
 	if (!overflow)
 		perf_event_output(event, data, regs);
 	else if (perf_event_overflow(event, data, regs))
@@ -761,7 +781,9 @@ int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 			x86c_pebs_regs(event, &v, &regs);
 			handled++;
 			if (!(reloads & BIT(idx))) {
-				x86c_pmi_event(p, cpu, event, &regs, NULL);
+				if (x86c_pmi_advance(p, cpu, event))
+					x86c_pebs_output(p, cpu, event, &v,
+							 &regs, true, &data);
 				continue;
 			}
 			x86c_pebs_output(p, cpu, event, &v, &regs,
