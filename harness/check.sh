@@ -79,11 +79,13 @@ if [ "$ARCH" = x86_64 ]; then
 	# Branch stacks: Architectural LBR on the model that has it, and
 	# the Skylake model's LBR below.
 	# The Branch Trace Store: on the same model (pmu-bts), and
-	# precise sampling through PEBS (pmu-pebs).
+	# precise sampling through PEBS (pmu-pebs), with what its records
+	# say of memory accesses (pebs_mem).
 	lbr_boot=
 	wanted lbr && lbr_boot+=" lbr"
 	wanted bts && lbr_boot+=" bts"
 	wanted pebs && lbr_boot+=" pebs"
+	wanted pebs_mem && lbr_boot+=" pebs_mem"
 	[ -n "$lbr_boot" ] && boots+=("intel-lbr$lbr_boot")
 	# The Skylake model differs from intel by stock's model tables
 	# (cache events, off-core response, constraints, LBR, PEBS format
@@ -92,6 +94,7 @@ if [ "$ARCH" = x86_64 ]; then
 	wanted hwcount_x86 && skl+=" hwcount_x86"
 	wanted lbr && skl+=" lbr"
 	wanted pebs && skl+=" pebs"
+	wanted pebs_mem && skl+=" pebs_mem"
 	[ -n "$skl" ] && boots+=("intel-skl$skl")
 	# A Sapphire Rapids with PEBS format 4 and Architectural LBR:
 	# stock's Golden Cove tables for precise events, the precise
@@ -120,9 +123,13 @@ if [ "$ARCH" = x86_64 ]; then
 		done
 	fi
 	# The hybrid model: its own cases (every other binary expects one
-	# "cpu" PMU), and the perf-tool workflows on both of its PMUs.
+	# "cpu" PMU, but pebs_mem, which takes both of its PMUs), and the
+	# perf-tool workflows on both of its PMUs.
 	hybrid=intel-hybrid; [ -z "${TESTS:-}" ] && hybrid=intel-hybrid+wf
-	wanted hwcount_hybrid && boots+=("$hybrid hwcount_hybrid")
+	hybrid_tests=
+	wanted hwcount_hybrid && hybrid_tests+=" hwcount_hybrid"
+	wanted pebs_mem && hybrid_tests+=" pebs_mem"
+	[ -n "$hybrid_tests" ] && boots+=("$hybrid$hybrid_tests")
 	wanted hardlockup && boots+=("intel hardlockup")
 	# Without TESTS the first boot runs the suite's list, which
 	# leaves hardlockup out; with TESTS it must not run there.
