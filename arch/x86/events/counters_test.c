@@ -348,6 +348,17 @@ void counters_test_exit(struct kunit *test)
 	x86c_fake = NULL;
 }
 
+/* The Intel family called @name, or NULL. */
+const struct x86c_intel_family *fake_family(const char *name)
+{
+	const struct x86c_intel_family *const *f;
+
+	for (f = x86c_intel_families; *f; f++)
+		if (!strcmp((*f)->name, name))
+			return *f;
+	return NULL;
+}
+
 /*
  * A bare event on counter @idx, its register fields as binding it to
  * the counter sets them and its period as event creation sets it.

@@ -177,6 +177,7 @@ int counters_test_init(struct kunit *test);
 void counters_test_exit(struct kunit *test);
 struct perf_event *fake_event(struct kunit *test, int idx, u64 config,
 			      u64 period);
+const struct x86c_intel_family *fake_family(const char *name);
 void fake_count(int idx, u64 n);
 void fake_pmi(void);
 #ifdef CONFIG_CPU_SUP_AMD

@@ -158,24 +158,14 @@ static u32 mem_kind(struct kunit *test, struct x86c_pmu *p,
 				  PERF_X86_EVENT_PEBS_NA_HSW);
 }
 
-static const struct x86c_intel_family *mem_family(const char *name)
-{
-	const struct x86c_intel_family *const *f;
-
-	for (f = x86c_intel_families; *f; f++)
-		if (!strcmp((*f)->name, name))
-			return *f;
-	return NULL;
-}
-
 static void pebs_mem_kinds(struct kunit *test)
 {
 	struct counters_ctx *ctx = test->priv;
 	struct x86c_pmu *p = ctx->p;
-	const struct x86c_intel_family *skl = mem_family("skylake");
-	const struct x86c_intel_family *icl = mem_family("icelake");
-	const struct x86c_intel_family *spr = mem_family("sapphire_rapids");
-	const struct x86c_intel_family *adl = mem_family("alderlake_hybrid");
+	const struct x86c_intel_family *skl = fake_family("skylake");
+	const struct x86c_intel_family *icl = fake_family("icelake");
+	const struct x86c_intel_family *spr = fake_family("sapphire_rapids");
+	const struct x86c_intel_family *adl = fake_family("alderlake_hybrid");
 	struct perf_event *event, *aux;
 
 	KUNIT_ASSERT_NOT_NULL(test, skl);
@@ -243,7 +233,7 @@ static void pebs_mem_samples(struct kunit *test)
 {
 	struct counters_ctx *ctx = test->priv;
 	struct x86c_pmu *p = ctx->p;
-	const struct x86c_intel_family *spr = mem_family("sapphire_rapids");
+	const struct x86c_intel_family *spr = fake_family("sapphire_rapids");
 	struct perf_sample_data data;
 	struct mem_test_record *rec;
 	struct perf_event *event;
@@ -311,7 +301,7 @@ static void pebs_mem_samples(struct kunit *test)
 	 * 19-21 and 23; the latency weighs only for load latency.
 	 */
 	p->pebs_format = 3;
-	x86c_pebs_mem_shape(p, mem_family("skylake"));
+	x86c_pebs_mem_shape(p, fake_family("skylake"));
 	fmt3[2] = MEM_TEST_AX;
 	fmt3[18] = BIT_ULL(0);
 	fmt3[19] = MEM_TEST_ADDR;

@@ -363,21 +363,10 @@ static void pebs_fmt3_records(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, regs.flags & PERF_EFLAGS_EXACT);
 }
 
-/* The Intel family called @name */
-static const struct x86c_intel_family *pebs_test_family(const char *name)
-{
-	const struct x86c_intel_family *const *f;
-
-	for (f = x86c_intel_families; *f; f++)
-		if (!strcmp((*f)->name, name))
-			return *f;
-	return NULL;
-}
-
 static void pebs_fmt3_config(struct kunit *test)
 {
 	struct counters_ctx *ctx = test->priv;
-	const struct x86c_intel_family *skl = pebs_test_family("skylake");
+	const struct x86c_intel_family *skl = fake_family("skylake");
 	struct x86c_pmu *p = ctx->p;
 	struct perf_event *event;
 
@@ -459,9 +448,9 @@ static u64 pebs_test_counters(struct kunit *test, struct x86c_pmu *p,
 static void pebs_fmt4_families(struct kunit *test)
 {
 	struct counters_ctx *ctx = test->priv;
-	const struct x86c_intel_family *icl = pebs_test_family("icelake");
+	const struct x86c_intel_family *icl = fake_family("icelake");
 	const struct x86c_intel_family *glc =
-		pebs_test_family("sapphire_rapids");
+		fake_family("sapphire_rapids");
 	struct x86c_pmu *p = ctx->p;
 	u64 any, fixed0 = BIT_ULL(FIX(0));
 	struct perf_event *event;
@@ -541,13 +530,13 @@ static void pebs_fmt4_hybrid_atoms(struct kunit *test)
 {
 	struct counters_ctx *ctx = test->priv;
 	const struct x86c_intel_family *adl =
-		pebs_test_family("alderlake_hybrid");
+		fake_family("alderlake_hybrid");
 	const struct x86c_intel_family *mtl =
-		pebs_test_family("meteorlake_hybrid");
+		fake_family("meteorlake_hybrid");
 	const struct x86c_intel_family *lnl =
-		pebs_test_family("lunarlake_hybrid");
-	const struct x86c_intel_family *tnt = pebs_test_family("Tremont");
-	const struct x86c_intel_family *srf = pebs_test_family("crestmont");
+		fake_family("lunarlake_hybrid");
+	const struct x86c_intel_family *tnt = fake_family("Tremont");
+	const struct x86c_intel_family *srf = fake_family("crestmont");
 	struct x86c_pmu *p = ctx->p;
 	u64 fixed0 = BIT_ULL(FIX(0));
 	struct perf_event *event;
