@@ -601,6 +601,27 @@ static inline bool cpuinfo_flag(const char *word)
 	return strstr(line, word);
 }
 
+/*
+ * Why this CPU has no Intel PEBS to sample with, or NULL: not Intel's,
+ * or no "pebs" in /proc/cpuinfo (IA32_MISC_ENABLE says, which only the
+ * kernel reads).
+ */
+static inline const char *pebs_absent(void)
+{
+#if defined(__x86_64__)
+	unsigned int a, b, c, d;
+
+	__cpuid(0, a, b, c, d);
+	if (b != 0x756e6547)		/* "Genu"ineIntel */
+		return "not an Intel CPU: no PEBS";
+#else
+	return "x86 PEBS cases";
+#endif
+	if (!cpuinfo_flag(" pebs "))
+		return "no \"pebs\" in /proc/cpuinfo: the CPU has no PEBS";
+	return NULL;
+}
+
 /* Does the kernel command line have @word (the harness's marks)? */
 static inline bool kernel_cmdline_has(const char *word)
 {

@@ -99,23 +99,6 @@ static void __attribute__((constructor)) pebs_no_throttling(void)
 	no_throttling();
 }
 
-/* Why there is no PEBS here, or NULL */
-static const char *pebs_cpu(void)
-{
-#if defined(__x86_64__)
-	unsigned int a, b, c, d;
-
-	__cpuid(0, a, b, c, d);
-	if (b != 0x756e6547)		/* "Genu"ineIntel */
-		return "not an Intel CPU: no PEBS";
-#else
-	return "x86 PEBS cases";
-#endif
-	if (!cpuinfo_flag(" pebs "))
-		return "no \"pebs\" in /proc/cpuinfo: the CPU has no PEBS";
-	return NULL;
-}
-
 /*
  * Which of stock's rule sets for precise events the CPU gets, by its
  * family 6 model number:
@@ -193,7 +176,7 @@ static bool pebs_insns_on_fixed(void)
 	const char *why;						\
 									\
 	HW_REQUIRE();							\
-	why = pebs_cpu();						\
+	why = pebs_absent();						\
 	if (why)							\
 		SKIP(return, "%s", why);				\
 } while (0)

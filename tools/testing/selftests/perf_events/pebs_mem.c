@@ -85,23 +85,6 @@ struct mem_pmu {
 	enum mem_family family;
 };
 
-/* Why there is nothing to sample here, or NULL. */
-static const char *mem_cpu(void)
-{
-#if defined(__x86_64__)
-	unsigned int a, b, c, d;
-
-	__cpuid(0, a, b, c, d);
-	if (b != 0x756e6547)		/* "Genu"ineIntel */
-		return "not an Intel CPU: no PEBS";
-#else
-	return "x86 PEBS cases";
-#endif
-	if (!cpuinfo_flag(" pebs "))
-		return "no \"pebs\" in /proc/cpuinfo: the CPU has no PEBS";
-	return NULL;
-}
-
 /* The core PMU called @name into @p: 0, or -1 where there is none. */
 static int mem_pmu_get(const char *name, struct mem_pmu *p)
 {
@@ -146,7 +129,7 @@ static int mem_pmus(struct mem_pmu *p)
 	const char *why;						\
 									\
 	HW_REQUIRE();							\
-	why = mem_cpu();						\
+	why = pebs_absent();						\
 	if (why)							\
 		SKIP(return, "%s", why);				\
 	n = mem_pmus(pmus);						\
@@ -280,8 +263,13 @@ static void mem_case(struct __test_metadata *_metadata,
 					(unsigned long long)e->weight);
 }
 
-/* MEM_INST_RETIRED.ALL_LOADS: the loads, a source only on the P-cores. */
-TEST(pebs_mem_loads)
+/*
+ * MEM_INST_RETIRED.ALL_LOADS (@store false) or ALL_STORES on each core
+ * PMU: a load's or a store's source on the P-cores (a store's L1 bit),
+ * none on the E-cores or a model of no family.
+ */
+static void mem_loads_or_stores(struct __test_metadata *_metadata,
+				bool store)
 {
 	struct mem_pmu pmus[2];
 	int i, n;
@@ -291,31 +279,24 @@ TEST(pebs_mem_loads)
 		bool src = pmus[i].family == MEM_SKYLAKE ||
 			   pmus[i].family == MEM_GOLDEN_COVE;
 		struct mem_expect e = {
-			.ip = mem_load, .array = mem_src,
-			.data_src = src ? SRC_LOAD : SRC_NA,
+			.ip = store ? mem_store : mem_load,
+			.array = store ? mem_dst : mem_src,
+			.data_src = !src ? SRC_NA :
+				    store ? SRC_STORE_L1 : SRC_LOAD,
 		};
 
-		mem_case(_metadata, &pmus[i], 0x81d0, 0, &e);
+		mem_case(_metadata, &pmus[i], store ? 0x82d0 : 0x81d0, 0, &e);
 	}
 }
 
-/* MEM_INST_RETIRED.ALL_STORES: the stores, the L1 bit on the P-cores. */
+TEST(pebs_mem_loads)
+{
+	mem_loads_or_stores(_metadata, false);
+}
+
 TEST(pebs_mem_stores)
 {
-	struct mem_pmu pmus[2];
-	int i, n;
-
-	MEM_REQUIRE(pmus, n);
-	for (i = 0; i < n; i++) {
-		bool src = pmus[i].family == MEM_SKYLAKE ||
-			   pmus[i].family == MEM_GOLDEN_COVE;
-		struct mem_expect e = {
-			.ip = mem_store, .array = mem_dst,
-			.data_src = src ? SRC_STORE_L1 : SRC_NA,
-		};
-
-		mem_case(_metadata, &pmus[i], 0x82d0, 0, &e);
-	}
+	mem_loads_or_stores(_metadata, true);
 }
 
 /* The load-latency event of @p: the P-cores' 0x01cd, Gracemont's 0x05d0 */
