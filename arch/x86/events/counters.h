@@ -1187,12 +1187,12 @@ extern const struct x86c_pebs_dse x86c_dse_lion_cove;
  * @nr_lbr: how many
  * @mem: it has the memory fields below (format 3, or format 4's memory
  *	group)
+ * @ax: RAX after the instruction, where @gprs, else 0 (an RTM abort's
+ *	code)
  * @data_addr: the data access's linear address
  * @dse: its data source, in the core's layout (struct x86c_pebs_dse)
  * @latency: the latency field, as the record has it
  * @tsx_tuning: the transaction's abort information and cycles
- * @ax: RAX after the instruction, where @gprs, else 0 (an RTM abort's
- *	code)
  */
 struct x86c_pebs_view {
 	unsigned int		size;
@@ -1207,11 +1207,12 @@ struct x86c_pebs_view {
 	const struct lbr_entry	*lbr;
 	unsigned int		nr_lbr;
 	bool			mem;
+	u64			ax;
+	/* Set where @mem, else left as they were: the drain decodes many. */
 	u64			data_addr;
 	u64			dse;
 	u64			latency;
 	u64			tsx_tuning;
-	u64			ax;
 };
 
 /* intel/pebs.c: precise event-based sampling */

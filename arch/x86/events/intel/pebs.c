@@ -612,7 +612,7 @@ static void x86c_pebs_decode_fmt3(const void *at, struct x86c_pebs_view *v)
 bool x86c_pebs_decode(const struct x86c_pmu *p, const void *at,
 		      const void *top, struct x86c_pebs_view *v)
 {
-	memset(v, 0, sizeof(*v));
+	memset(v, 0, offsetof(struct x86c_pebs_view, data_addr));
 	if (!x86c_pebs_peek(p, at, top, &v->size, &v->applicable))
 		return false;
 	if (p->pebs_format == 4)
@@ -702,7 +702,9 @@ static void x86c_pebs_output(struct x86c_pmu *p, struct x86c_cpu *cpu,
 {
 	x86c_pmi_sample_data(p, cpu, event, data);
 	x86c_pebs_time(event, v, data);
-	x86c_pebs_mem_sample(p, event, v, data);
+	/* Out of line only for the events that ask: a large drain's cost. */
+	if (event->attr.sample_type & X86C_PEBS_MEM_SAMPLE)
+		x86c_pebs_mem_sample(p, event, v, data);
 	if (!overflow)
 		perf_event_output(event, data, regs);
 	else if (perf_event_overflow(event, data, regs))
@@ -746,6 +748,7 @@ int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	struct x86c_pebs_view v;
 	unsigned int size;
 	int handled = 0, idx;
+	bool overflow;
 	u64 applicable;
 
 	if (!ds || !ds->pebs_buffer_base || cpu->pebs.draining)
@@ -780,14 +783,20 @@ int x86c_pebs_drain(struct x86c_pmu *p, struct x86c_cpu *cpu,
 
 			x86c_pebs_regs(event, &v, &regs);
 			handled++;
-			if (!(reloads & BIT(idx))) {
-				if (x86c_pmi_advance(p, cpu, event))
-					x86c_pebs_output(p, cpu, event, &v,
-							 &regs, true, &data);
+			/*
+			 * One call of the output (inlined: a large drain
+			 * makes it hundreds of times): an event that does
+			 * not reload has its period moved on first, and its
+			 * record is always its overflow.
+			 */
+			if (reloads & BIT(idx))
+				overflow = iregs && !--records[idx];
+			else if (x86c_pmi_advance(p, cpu, event))
+				overflow = true;
+			else
 				continue;
-			}
-			x86c_pebs_output(p, cpu, event, &v, &regs,
-					 iregs && !--records[idx], &data);
+			x86c_pebs_output(p, cpu, event, &v, &regs, overflow,
+					 &data);
 		}
 	}
 	/* Not the LBR registers': the next sample reads them. */

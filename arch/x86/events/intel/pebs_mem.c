@@ -417,7 +417,8 @@ static u64 x86c_pebs_weight(const struct x86c_pmu *p,
  * @data: the sample, made (x86c_pmi_sample_data())
  *
  * The fields @event samples, where the record has them (@v->mem); the
- * generic core fills the others as for any event.
+ * generic core fills the others as for any event.  The caller calls it
+ * only for an event that samples one of X86C_PEBS_MEM_SAMPLE.
  */
 void x86c_pebs_mem_sample(const struct x86c_pmu *p,
 			  const struct perf_event *event,
@@ -426,7 +427,7 @@ void x86c_pebs_mem_sample(const struct x86c_pmu *p,
 {
 	u64 type = event->attr.sample_type;
 
-	if (!v->mem || !(type & X86C_PEBS_MEM_SAMPLE))
+	if (!v->mem)
 		return;
 	if (type & PERF_SAMPLE_WEIGHT_TYPE) {
 		data->weight.full = x86c_pebs_weight(p, event, v, type);
