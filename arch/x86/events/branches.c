@@ -431,6 +431,68 @@ void x86c_br_disable(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	p->lbr.ops->disable(p, cpu);
 }
 
+/*
+ * Whether a sample of the PMI with overflow status @status may read the
+ * records: an overflowed event's that asks for them, or a PEBS drain's
+ * (a record without branches of its own reads the registers').
+ */
+static bool x86c_br_pmi_wanted(struct x86c_cpu *cpu, u64 status)
+{
+	unsigned long ran = status & cpu->running;
+	int idx;
+
+	if (status & GLOBAL_STATUS_BUFFER_OVF)
+		return true;
+	for_each_set_bit(idx, &ran, X86_PMC_IDX_MAX)
+		if (has_branch_stack(cpu->owner[idx]))
+			return true;
+	return false;
+}
+
+/**
+ * x86c_br_pmi_hold - the records hold still while the PMI's samples
+ *	read them
+ * @p: the PMU
+ * @cpu: this CPU's counters, where events record branches
+ * @status: the overflow status the PMI found, not yet acknowledged
+ *
+ * Where the PMI froze them (@status has the PMU's frozen_status) they
+ * are read now, if a sample may want them: acknowledging the status lets
+ * them record again, so a later read would find the handler's own
+ * branches.  No register is written.  Elsewhere recording stops.
+ *
+ * Return: whether recording stopped; x86c_br_pmi_release() takes it.
+ */
+bool x86c_br_pmi_hold(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 status)
+{
+	if (!(status & p->lbr.frozen_status)) {
+		x86c_br_disable(p, cpu);
+		return true;
+	}
+	if (x86c_br_pmi_wanted(cpu, status)) {
+		p->lbr.ops->read(p, cpu);
+		cpu->br.snap_valid = true;
+	}
+	return false;
+}
+
+/**
+ * x86c_br_pmi_release - the PMI is done with the records
+ * @p: the PMU
+ * @cpu: this CPU's counters
+ * @stopped: x86c_br_pmi_hold()'s answer
+ *
+ * Recording goes on either way, so what was read is stale.
+ */
+void x86c_br_pmi_release(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			 bool stopped)
+{
+	if (stopped)
+		x86c_br_enable(p, cpu);
+	else
+		cpu->br.snap_valid = false;
+}
+
 /**
  * x86c_br_sched_in - @task runs on this CPU now, its events are on
  * @p: the PMU

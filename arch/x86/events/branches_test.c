@@ -9,7 +9,7 @@
  * recording switched on and off, DEBUGCTL's freeze where it belongs;
  * a call stack saved and put back into wiped records;
  * what one event's sample keeps of the records; and the PMI's
- * acknowledgment of LBR_FRZ.
+ * acknowledgment of LBR_FRZ, with the records read before it.
  *
  * The driver's ops run unchanged on the model; only the probe (CPUID,
  * the family tables) is replaced by the geometry each case sets.
@@ -473,6 +473,59 @@ static void br_pmi_acks_lbr_frz(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, x86c_fake->global_status, 0ULL);
 }
 
+/*
+ * A PMI whose status says the records froze, with an overflowed event
+ * that asks for them: they are read before the acknowledgment lets them
+ * go on (the model then records the handler's branch), and nothing stops
+ * or restarts recording.  Where the status shows no freeze (call-stack
+ * mode keeps it off) recording stops for the handler and starts again.
+ */
+static void br_pmi_reads_frozen_records(struct kunit *test)
+{
+	struct counters_ctx *ctx = test->priv;
+	struct x86c_pmu *p = lbr_pmu(test, true);
+	struct x86c_cpu *cpu = ctx->cpu;
+	struct perf_event *event;
+	int i;
+
+	p->lbr.frozen_status = STATUS_LBR_FRZ;
+	p->status_extra = STATUS_LBR_FRZ;
+	x86c_fake->lbr_frz = true;
+	event = fake_running(test, 1, EVTSEL_USR | EVTSEL_INT | 0xc4, 100);
+	event->attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	event->attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | U;
+	for (i = 0; i < 4; i++) {
+		x86c_fake->lbr_from[i] = USR_IP(0x10 * (i + 1));
+		x86c_fake->lbr_to[i] = USR_IP(0x10 * (i + 1) + 8);
+	}
+	cpu->br.users = 1;
+	cpu->br.config = 0x7f0004;
+	x86c_fake->lbr_ctl = cpu->br.config | BIT_ULL(0);
+	x86c_fake->debugctl = DBG_FREEZE_LBRS;
+	x86c_fake->rec_ctl_writes = 0;
+
+	fake_count(1, 100);
+	x86c_fake->global_status |= STATUS_LBR_FRZ;
+	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, cpu, NULL), 1);
+	KUNIT_EXPECT_EQ(test, x86c_fake->global_status, 0ULL);
+	KUNIT_EXPECT_EQ(test, x86c_fake->lbr_from[0], FAKE_HANDLER_BRANCH);
+	KUNIT_ASSERT_EQ(test, cpu->br.snap.stack.nr, 4ULL);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, cpu->br.snap.e[i].from,
+				USR_IP(0x10 * (i + 1)));
+	KUNIT_EXPECT_FALSE(test, cpu->br.snap_valid);
+	KUNIT_EXPECT_EQ(test, x86c_fake->rec_ctl_writes, 0);
+
+	cpu->br.config = 0x38000c;
+	x86c_fake->lbr_ctl = cpu->br.config | BIT_ULL(0);
+	x86c_fake->debugctl = 0;
+	fake_count(1, 100);
+	KUNIT_EXPECT_EQ(test, x86c_handle_pmi(p, cpu, NULL), 1);
+	KUNIT_EXPECT_EQ(test, x86c_fake->rec_ctl_writes, 2);
+	KUNIT_EXPECT_EQ(test, x86c_fake->lbr_ctl, cpu->br.config | BIT_ULL(0));
+	KUNIT_EXPECT_FALSE(test, cpu->br.snap_valid);
+}
+
 static struct kunit_case branches_cases[] = {
 	KUNIT_CASE(br_filter_arch),
 	KUNIT_CASE(br_filter_skl),
@@ -485,6 +538,7 @@ static struct kunit_case branches_cases[] = {
 	KUNIT_CASE(br_bpf_snapshot),
 	KUNIT_CASE(br_sample_keeps),
 	KUNIT_CASE(br_pmi_acks_lbr_frz),
+	KUNIT_CASE(br_pmi_reads_frozen_records),
 	{}
 };
 

@@ -514,6 +514,8 @@ struct x86c_lbr_ops {
  * @has_cycles: LBR_INFO counts cycles
  * @has_mispred: LBR_INFO says whether the branch was mispredicted
  * @has_types: Architectural LBR's LBR_INFO says the branch's type
+ * @frozen_status: the overflow-status bit that says a PMI froze the
+ *	records (Intel's LBR_FRZ, perfmon version 4 on), 0 where none does
  */
 struct x86c_lbr {
 	const struct x86c_lbr_ops	*ops;
@@ -526,6 +528,7 @@ struct x86c_lbr {
 	bool				has_cycles;
 	bool				has_mispred;
 	bool				has_types;
+	u64				frozen_status;
 };
 
 /**
@@ -1056,6 +1059,9 @@ void x86c_br_put(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		 struct perf_event *event);
 void x86c_br_enable(struct x86c_pmu *p, struct x86c_cpu *cpu);
 void x86c_br_disable(struct x86c_pmu *p, struct x86c_cpu *cpu);
+bool x86c_br_pmi_hold(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 status);
+void x86c_br_pmi_release(struct x86c_pmu *p, struct x86c_cpu *cpu,
+			 bool stopped);
 void x86c_br_sched_in(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		      struct task_struct *task);
 void x86c_br_sched_out(struct x86c_pmu *p, struct x86c_cpu *cpu,

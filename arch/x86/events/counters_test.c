@@ -65,6 +65,27 @@ static void fake_overflow_again(void)
 			x86c_fake->global_status |= BIT_ULL(i);
 }
 
+/* The records take one more branch, the youngest. */
+static void fake_lbr_branch(u64 from, u64 to)
+{
+	struct fake_hw *hw = x86c_fake;
+	int top = 0;
+
+	if (hw->lbr_arch) {
+		memmove(&hw->lbr_from[1], hw->lbr_from,
+			(FAKE_LBR - 1) * sizeof(u64));
+		memmove(&hw->lbr_to[1], hw->lbr_to, (FAKE_LBR - 1) * sizeof(u64));
+		memmove(&hw->lbr_info[1], hw->lbr_info,
+			(FAKE_LBR - 1) * sizeof(u64));
+	} else {
+		hw->lbr_tos = (hw->lbr_tos + 1) % FAKE_LBR;
+		top = hw->lbr_tos;
+	}
+	hw->lbr_from[top] = from;
+	hw->lbr_to[top] = to;
+	hw->lbr_info[top] = 0;
+}
+
 /* Where last branch record register @msr is kept, or NULL. */
 static u64 *fake_lbr_reg(u32 msr)
 {
@@ -187,6 +208,9 @@ static void fake_write_msr(u32 msr, u64 val)
 		if (val & ~(FAKE_OVF_CTRL_BITS |
 			    (x86c_fake->lbr_frz ? STATUS_LBR_FRZ : 0)))
 			fake_bad("reserved bits in a write", msr, val);
+		if (val & x86c_fake->global_status & STATUS_LBR_FRZ)
+			fake_lbr_branch(FAKE_HANDLER_BRANCH,
+					FAKE_HANDLER_BRANCH + 0x40);
 		x86c_fake->global_status &= ~val;
 		fake_overflow_again();
 		return;
@@ -214,6 +238,9 @@ static void fake_write_msr(u32 msr, u64 val)
 		return;
 	}
 	x86c_fake->fixed_ctrl_writes += msr == M_FIXED_CTR_CTRL;
+	x86c_fake->rec_ctl_writes += msr == M_DEBUGCTL ||
+				     (x86c_fake->lbr_arch ? msr == M_ARCH_LBR_CTL :
+				      msr == M_LBR_SELECT);
 	*reg = val;
 	/* A write of Architectural LBR's depth clears the records. */
 	if (x86c_fake->lbr_arch && msr == M_ARCH_LBR_DEPTH) {
@@ -977,8 +1004,8 @@ static void intel_debugctl_on_every_cpu(struct kunit *test)
 }
 
 /* A counting event placed and started on counter @idx, as add() leaves it. */
-static struct perf_event *fake_running(struct kunit *test, int idx,
-				       u64 config, u64 period)
+struct perf_event *fake_running(struct kunit *test, int idx, u64 config,
+				u64 period)
 {
 	struct counters_ctx *ctx = test->priv;
 	struct perf_event *event = fake_event(test, idx, config, period);

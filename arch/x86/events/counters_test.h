@@ -52,6 +52,8 @@
 #define M_ARCH_LBR_FROM		0x1500	/* IA32_LBR_0_FROM_IP */
 #define M_ARCH_LBR_TO		0x1600	/* IA32_LBR_0_TO_IP */
 #define FAKE_LBR		32	/* records */
+/* The branch the model records once a frozen PMI is acknowledged. */
+#define FAKE_HANDLER_BRANCH	0xffffffff81fff000ULL
 #define STATUS_LBR_FRZ		BIT_ULL(58)	/* GLOBAL_STATUS.LBR_FRZ */
 /* AMD's legacy counters, the same registers for the AMD case. */
 #define M_K7_EVTSEL0		0xc0010000	/* PERF_CTL0 */
@@ -124,7 +126,11 @@
  * @lbr_tos: MSR_LASTBRANCH_TOS
  * @lbr_ctl: IA32_LBR_CTL
  * @lbr_depth: IA32_LBR_DEPTH
- * @lbr_frz: IA32_PERF_GLOBAL_OVF_CTRL takes LBR_FRZ (perfmon v4 on)
+ * @lbr_frz: IA32_PERF_GLOBAL_OVF_CTRL takes LBR_FRZ (perfmon v4 on);
+ *	acknowledging a set LBR_FRZ lets the records go on, and the model
+ *	then records FAKE_HANDLER_BRANCH (the handler's own branches)
+ * @rec_ctl_writes: writes of the registers that start and stop
+ *	recording (IA32_LBR_CTL, MSR_LBR_SELECT, DEBUGCTL)
  * @pebs_enable: IA32_PEBS_ENABLE
  * @pebs_data_cfg: IA32_PEBS_DATA_CFG (the model stores no records: a
  *	case writes them into its debug store as the CPU would)
@@ -159,6 +165,7 @@ struct fake_hw {
 	u64	lbr_ctl;
 	u64	lbr_depth;
 	bool	lbr_frz;
+	int	rec_ctl_writes;
 	u64	pebs_enable;
 	u64	pebs_data_cfg;
 };
@@ -177,6 +184,8 @@ int counters_test_init(struct kunit *test);
 void counters_test_exit(struct kunit *test);
 struct perf_event *fake_event(struct kunit *test, int idx, u64 config,
 			      u64 period);
+struct perf_event *fake_running(struct kunit *test, int idx, u64 config,
+				u64 period);
 const struct x86c_intel_family *fake_family(const char *name);
 void fake_count(int idx, u64 n);
 void fake_pmi(void);

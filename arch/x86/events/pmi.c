@@ -197,6 +197,7 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 		    struct pt_regs *regs)
 {
 	int handled = 0, loops = 0;
+	bool br_stopped = false;
 	unsigned long ours;
 	u64 status;
 	int idx;
@@ -212,9 +213,10 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	 */
 	if (p->vendor->global_ctrl)
 		p->vendor->disable_all(p, cpu);
+	status = x86c_pmi_status(p, cpu);
 	/* The branch records hold still while samples read them. */
 	if (cpu->br.users)
-		x86c_br_disable(p, cpu);
+		br_stopped = x86c_br_pmi_hold(p, cpu, status);
 	/*
 	 * A full branch trace raises the PMI with no status bit: the
 	 * stored branches are the sign.  The trace goes on meanwhile (it
@@ -223,7 +225,6 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	if (unlikely(cpu->bts.event))
 		handled += x86c_bts_drain(p, cpu);
 
-	status = x86c_pmi_status(p, cpu);
 	while (status) {
 		if (++loops > X86C_PMI_LOOPS) {
 			x86c_pmi_stuck(p, cpu, status);
@@ -262,7 +263,7 @@ int x86c_handle_pmi(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	 */
 	p->hw->unmask_pmi();
 	if (cpu->br.users)
-		x86c_br_enable(p, cpu);
+		x86c_br_pmi_release(p, cpu, br_stopped);
 	if (p->vendor->global_ctrl && !cpu->disabled)
 		p->vendor->enable_all(p, cpu);
 	return handled;

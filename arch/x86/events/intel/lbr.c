@@ -29,10 +29,11 @@
  * acknowledges with the overflows (x86c_pmu.status_extra), earlier ones
  * clear DEBUGCTL.LBR, which the enable after the handler sets again.
  * In call-stack mode it stays off: a PMI next to a call or a return
- * could leave the stack one frame off (the SDM's advice).  The handler
- * stops recording while it reads the records (x86c_handle_pmi()), so
- * without the freeze the records read are the same but for the NMI's
- * entry.
+ * could leave the stack one frame off (the SDM's advice).  With LBR_FRZ
+ * the handler reads the records before its acknowledgment lets them go
+ * and writes no LBR register; else it stops recording while samples read
+ * them (x86c_br_pmi_hold()), so that without the freeze the records read
+ * are the same but for the NMI's entry.
  *
  * KVM's guest LBR (x86_perf_get_lbr(), its vLBR event) is not offered:
  * a guest sees no branch records.
@@ -438,8 +439,10 @@ void x86c_intel_lbr_probe(struct x86c_pmu *p, const struct x86c_intel_family *f)
 		p->lbr.ops = NULL;
 		return;
 	}
-	if (p->version >= 4)
-		p->status_extra = GLOBAL_STATUS_LBRS_FROZEN;
+	if (p->version >= 4) {
+		p->lbr.frozen_status = GLOBAL_STATUS_LBRS_FROZEN;
+		p->status_extra = p->lbr.frozen_status;
+	}
 	if (x86c_is_host(p))
 		pr_info("perf/x86: %d-deep %sLBR\n", p->lbr.nr,
 			p->lbr.arch ? "Architectural " : "");
