@@ -431,6 +431,15 @@ void x86c_br_disable(struct x86c_pmu *p, struct x86c_cpu *cpu)
 	p->lbr.ops->disable(p, cpu);
 }
 
+/* @cpu's snapshot of the records, read unless it holds them already. */
+static void x86c_br_snap(struct x86c_pmu *p, struct x86c_cpu *cpu)
+{
+	if (!cpu->br.snap_valid) {
+		p->lbr.ops->read(p, cpu);
+		cpu->br.snap_valid = true;
+	}
+}
+
 /*
  * Whether a sample of the PMI with overflow status @status may read the
  * records: an overflowed event's that asks for them, or a PEBS drain's
@@ -469,10 +478,8 @@ bool x86c_br_pmi_hold(struct x86c_pmu *p, struct x86c_cpu *cpu, u64 status)
 		x86c_br_disable(p, cpu);
 		return true;
 	}
-	if (x86c_br_pmi_wanted(cpu, status)) {
-		p->lbr.ops->read(p, cpu);
-		cpu->br.snap_valid = true;
-	}
+	if (x86c_br_pmi_wanted(cpu, status))
+		x86c_br_snap(p, cpu);
 	return false;
 }
 
@@ -749,10 +756,7 @@ void x86c_br_sample(struct x86c_pmu *p, struct x86c_cpu *cpu,
 	u32 keep = br->reg;
 	u64 i, n = 0;
 
-	if (!cpu->br.snap_valid) {
-		p->lbr.ops->read(p, cpu);
-		cpu->br.snap_valid = true;
-	}
+	x86c_br_snap(p, cpu);
 	for (i = 0; i < snap->stack.nr; i++) {
 		struct perf_branch_entry *e = &out->e[n];
 		u32 kind = cpu->br.kind[i];
